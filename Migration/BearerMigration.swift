@@ -1,0 +1,2 @@
+/// Migration of saved sessions.
+public enum BearerMigration {}

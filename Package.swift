@@ -1,0 +1,33 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Bearer",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "Bearer", targets: ["Bearer"]),
+        .library(name: "BearerMigration", targets: ["BearerMigration"]),
+        .executable(name: "bearer", targets: ["BearerCLI"]),
+    ],
+    targets: [
+        .target(name: "Bearer"),
+        .target(name: "BearerMigration", dependencies: ["Bearer"], path: "Migration"),
+        .target(name: "BearerTestSupport", dependencies: ["Bearer"], path: "Tests/BearerTestSupport"),
+        .executableTarget(name: "BearerCLI", dependencies: ["Bearer", "BearerMigration"]),
+        .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer"]),
+        .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
+        .testTarget(name: "BearerMigrationTests", dependencies: ["BearerMigration", "BearerTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Bearer", "BearerTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .test {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

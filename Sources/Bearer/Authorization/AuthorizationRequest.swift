@@ -1,0 +1,162 @@
+public import Foundation
+
+/// An authorization-code request with PKCE (RFC 6749 §4.1.1, RFC 7636 §4.3), ready to open in a browser.
+///
+/// It is `Codable`: save it before opening ``url`` so that a redirect arriving after a process
+/// restart can still be checked and exchanged.
+///
+/// ```swift
+/// let request = try AuthorizationRequest(server: .google, client: client, scopes: ["openid", "email"])
+/// openBrowser(request.url)
+/// // … later, with the redirect:
+/// let response = try AuthorizationResponse(redirect: redirectURL, for: request)
+/// ```
+public struct AuthorizationRequest: Sendable, Hashable, Codable {
+    /// The parameters Bearer sets itself; extra parameters can never replace them.
+    public static let standardParameterNames: Set<String> = [
+        "client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",
+        "code_challenge_method",
+    ]
+
+    /// The server the request goes to.
+    public let server: AuthorizationServer
+    /// The client making the request.
+    public let client: Client
+    /// The redirect URI sent in this request (the client's, unless a loopback port was added).
+    public let redirectURI: URL
+    /// The requested scopes, in order, without duplicates.
+    public let scopes: [String]
+    /// The `state` value: 256 random bits, base64url (RFC 6749 §10.12).
+    public let state: String
+    /// The OpenID Connect `nonce`, sent when `openid` is among the scopes (OIDC Core §3.1.2.1).
+    public let nonce: String?
+    /// The PKCE verifier and challenge.
+    public let pkce: PKCE
+    /// Extra query parameters (`login_hint`, `prompt`, `include_granted_scopes`, `access_type`, …).
+    public let additionalParameters: [String: String]
+
+    /// Creates a request with fresh `state`, `nonce` and PKCE verifier from the system's secure generator.
+    ///
+    /// - Parameters:
+    ///   - server: The authorization server.
+    ///   - client: The client.
+    ///   - scopes: The scopes to request.
+    ///   - redirectURI: The redirect URI to send, when it differs from the client's registered one
+    ///     (a loopback redirect with the listener's port, RFC 8252 §7.3).
+    ///   - additionalParameters: Extra parameters; they cannot replace ``standardParameterNames``.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when an extra parameter names a standard
+    ///   one, or ``BearerError/Kind/insecureEndpoint`` when the authorization endpoint is not https.
+    public init(
+        server: AuthorizationServer,
+        client: Client,
+        scopes: [String],
+        redirectURI: URL? = nil,
+        additionalParameters: [String: String] = [:]
+    ) throws {
+        var generator = SystemRandomNumberGenerator()
+        try self.init(
+            server: server,
+            client: client,
+            scopes: scopes,
+            redirectURI: redirectURI,
+            additionalParameters: additionalParameters,
+            using: &generator
+        )
+    }
+
+    /// Creates a request whose random values come from `generator`, which must be cryptographically
+    /// secure outside tests.
+    ///
+    /// - Parameters:
+    ///   - server: The authorization server.
+    ///   - client: The client.
+    ///   - scopes: The scopes to request.
+    ///   - redirectURI: The redirect URI to send, when it differs from the client's registered one.
+    ///   - additionalParameters: Extra parameters; they cannot replace ``standardParameterNames``.
+    ///   - generator: The source of randomness for `state`, `nonce` and the PKCE verifier.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` or ``BearerError/Kind/insecureEndpoint``.
+    public init(
+        server: AuthorizationServer,
+        client: Client,
+        scopes: [String],
+        redirectURI: URL? = nil,
+        additionalParameters: [String: String] = [:],
+        using generator: inout some RandomNumberGenerator
+    ) throws {
+        try server.checkSecure(server.authorizationEndpoint)
+        if let overriding = additionalParameters.keys.sorted().first(where: Self.standardParameterNames.contains) {
+            throw BearerError(
+                .invalidConfiguration,
+                "The extra parameter \"\(overriding)\" would replace one that Bearer sets itself; remove it."
+            )
+        }
+        if let badScope = scopes.first(where: { $0.isEmpty || $0.contains(" ") }) {
+            throw BearerError(
+                .invalidConfiguration,
+                "The scope \"\(badScope)\" is empty or contains a space; pass each scope separately."
+            )
+        }
+        self.server = server
+        self.client = client
+        self.redirectURI = redirectURI ?? client.redirectURI
+        self.scopes = Scopes.deduplicated(scopes)
+        self.state = Self.randomToken(using: &generator)
+        self.nonce = scopes.contains("openid") ? Self.randomToken(using: &generator) : nil
+        self.pkce = PKCE(using: &generator)
+        self.additionalParameters = additionalParameters
+    }
+
+    /// The parameters Bearer adds to the endpoint's query, in the order it adds them.
+    public var queryParameters: [(name: String, value: String)] {
+        var parameters: [(name: String, value: String)] = [
+            ("response_type", "code"),
+            ("client_id", client.id),
+            ("redirect_uri", redirectURI.absoluteString),
+        ]
+        if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
+        parameters.append(("state", state))
+        if let nonce { parameters.append(("nonce", nonce)) }
+        parameters.append(("code_challenge", pkce.challenge))
+        parameters.append(("code_challenge_method", PKCE.challengeMethod))
+        for name in additionalParameters.keys.sorted() {
+            if let value = additionalParameters[name] { parameters.append((name, value)) }
+        }
+        return parameters
+    }
+
+    /// The URL to open in the browser: the authorization endpoint, with any query it already has
+    /// (less parameters Bearer sets itself), followed by ``queryParameters``.
+    public var url: URL {
+        var components = URLComponents(url: server.authorizationEndpoint, resolvingAgainstBaseURL: false)
+        let existing = (components?.percentEncodedQuery ?? "")
+            .split(separator: "&")
+            .filter { segment in
+                let name = segment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                return !Self.standardParameterNames.contains(FormEncoding.decode(name))
+            }
+            .map(String.init)
+        let query = (existing + [FormEncoding.encode(queryParameters)]).joined(separator: "&")
+        components?.percentEncodedQuery = query
+        return components?.url ?? server.authorizationEndpoint
+    }
+
+    private static func randomToken(using generator: inout some RandomNumberGenerator) -> String {
+        Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+}
+
+extension AuthorizationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The endpoint, client and scopes; never the PKCE verifier.
+    public var description: String {
+        "AuthorizationRequest(endpoint: \(server.authorizationEndpoint.absoluteString), client: \(client.id), "
+            + "scopes: \(scopes.joined(separator: " ")), pkce: \(pkce))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without the verifier.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}

@@ -1,0 +1,89 @@
+public import Foundation
+
+/// Where an OAuth 2.0 authorization server receives requests (RFC 8414 §2).
+///
+/// Use ``google`` for Google, ``discover(issuer:allowingInsecureLoopback:using:)`` for a server that
+/// publishes metadata, or the initializer for one configured by hand.
+public struct AuthorizationServer: Sendable, Hashable, Codable {
+    /// The issuer identifier (RFC 8414 §2); also the expected `iss` of redirects and ID tokens.
+    public var issuer: URL
+    /// The authorization endpoint (RFC 6749 §3.1).
+    public var authorizationEndpoint: URL
+    /// The token endpoint (RFC 6749 §3.2).
+    public var tokenEndpoint: URL
+    /// The token revocation endpoint (RFC 7009 §2), if the server has one.
+    public var revocationEndpoint: URL?
+    /// The device authorization endpoint (RFC 8628 §4), if the server has one.
+    public var deviceAuthorizationEndpoint: URL?
+    /// The OpenID Connect UserInfo endpoint (OpenID Connect Core §5.3), if the server has one.
+    public var userinfoEndpoint: URL?
+    /// Whether the server promises an `iss` parameter in every authorization response (RFC 9207 §3).
+    /// When `true`, a redirect without `iss` is rejected.
+    public var sendsIssuerInAuthorizationResponse: Bool
+    /// Whether plain-http endpoints on a loopback address (127.0.0.0/8, `::1`, `localhost`) are
+    /// allowed, for tests and local development. Other http endpoints are always refused.
+    public var allowsInsecureLoopback: Bool
+
+    /// Creates a server configuration.
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer identifier.
+    ///   - authorizationEndpoint: The authorization endpoint.
+    ///   - tokenEndpoint: The token endpoint.
+    ///   - revocationEndpoint: The revocation endpoint, if any.
+    ///   - deviceAuthorizationEndpoint: The device authorization endpoint, if any.
+    ///   - userinfoEndpoint: The UserInfo endpoint, if any.
+    ///   - sendsIssuerInAuthorizationResponse: Whether redirects always carry `iss` (RFC 9207).
+    ///   - allowsInsecureLoopback: Whether http endpoints on loopback addresses are allowed.
+    public init(
+        issuer: URL,
+        authorizationEndpoint: URL,
+        tokenEndpoint: URL,
+        revocationEndpoint: URL? = nil,
+        deviceAuthorizationEndpoint: URL? = nil,
+        userinfoEndpoint: URL? = nil,
+        sendsIssuerInAuthorizationResponse: Bool = false,
+        allowsInsecureLoopback: Bool = false
+    ) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.revocationEndpoint = revocationEndpoint
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.userinfoEndpoint = userinfoEndpoint
+        self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
+        self.allowsInsecureLoopback = allowsInsecureLoopback
+    }
+
+    /// Checks that `url` may carry credentials to this server: https, or http on a loopback
+    /// address when ``allowsInsecureLoopback`` is set.
+    ///
+    /// - Parameter url: An endpoint URL.
+    /// - Throws: ``BearerError/Kind/insecureEndpoint`` otherwise.
+    public func checkSecure(_ url: URL) throws {
+        try EndpointSecurity.check(url, allowingInsecureLoopback: allowsInsecureLoopback)
+    }
+}
+
+extension AuthorizationServer {
+    /// Google's OAuth 2.0 and OpenID Connect endpoints, as published at
+    /// `https://accounts.google.com/.well-known/openid-configuration`.
+    public static let google = AuthorizationServer(
+        issuer: URL(knownValid: "https://accounts.google.com"),
+        authorizationEndpoint: URL(knownValid: "https://accounts.google.com/o/oauth2/v2/auth"),
+        tokenEndpoint: URL(knownValid: "https://oauth2.googleapis.com/token"),
+        revocationEndpoint: URL(knownValid: "https://oauth2.googleapis.com/revoke"),
+        deviceAuthorizationEndpoint: URL(knownValid: "https://oauth2.googleapis.com/device/code"),
+        userinfoEndpoint: URL(knownValid: "https://openidconnect.googleapis.com/v1/userinfo")
+    )
+}
+
+extension URL {
+    /// Creates a URL from a literal that is known to be valid.
+    init(knownValid string: StaticString) {
+        guard let url = URL(string: "\(string)") else {
+            preconditionFailure("Invalid URL literal \(string)")
+        }
+        self = url
+    }
+}

@@ -1,0 +1,46 @@
+public import Foundation
+
+/// Decides whether a URL may carry credentials: https always; http only to a loopback address, and
+/// only when the caller allows it.
+public enum EndpointSecurity {
+    /// Whether `host` names the local machine: `localhost`, 127.0.0.0/8 or `::1`.
+    ///
+    /// - Parameter host: A URL's host, with or without IPv6 brackets.
+    /// - Returns: `true` for a loopback host.
+    public static func isLoopback(host: String) -> Bool {
+        let host = host.lowercased()
+        if host == "localhost" || host == "::1" || host == "[::1]" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard octets.count == 4, octets[0] == "127" else { return false }
+        return octets.allSatisfy { octet in
+            guard !octet.isEmpty, octet.count <= 3, let value = Int(octet) else { return false }
+            return value <= 255
+        }
+    }
+
+    /// Checks that `url` is https, or http on a loopback host when `allowingInsecureLoopback` is set.
+    ///
+    /// - Parameters:
+    ///   - url: The URL a credential would be sent to.
+    ///   - allowingInsecureLoopback: Whether http to a loopback host is acceptable.
+    /// - Throws: ``BearerError/Kind/insecureEndpoint`` otherwise.
+    public static func check(_ url: URL, allowingInsecureLoopback: Bool) throws {
+        let scheme = url.scheme?.lowercased()
+        guard let host = url.host, !host.isEmpty else {
+            throw BearerError(.insecureEndpoint, "\(url.absoluteString) has no host; use an https URL.")
+        }
+        if scheme == "https" { return }
+        if scheme == "http" && isLoopback(host: host) {
+            if allowingInsecureLoopback { return }
+            throw BearerError(
+                .insecureEndpoint,
+                "\(url.absoluteString) is plain http. Use https, or allow insecure loopback endpoints "
+                    + "(for local testing only)."
+            )
+        }
+        throw BearerError(
+            .insecureEndpoint,
+            "\(url.absoluteString) is not https; credentials are only sent over https."
+        )
+    }
+}

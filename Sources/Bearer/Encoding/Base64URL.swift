@@ -1,0 +1,47 @@
+public import Foundation
+
+/// Base64url without padding (RFC 4648 §5), as PKCE (RFC 7636 §3) and JWTs (RFC 7515 §2) use it.
+public enum Base64URL {
+    /// Encodes `bytes` as base64url without `=` padding.
+    ///
+    /// - Parameter bytes: The bytes to encode.
+    /// - Returns: The encoded text, using `A–Z a–z 0–9 - _` only.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let standard = Data(bytes).base64EncodedString()
+        var result = ""
+        result.reserveCapacity(standard.utf8.count)
+        for character in standard.unicodeScalars {
+            switch character {
+            case "+": result.append("-")
+            case "/": result.append("_")
+            case "=": continue
+            default: result.unicodeScalars.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Decodes base64url text, with or without padding; standard base64 (`+`, `/`) is accepted too.
+    ///
+    /// - Parameter text: The encoded text.
+    /// - Returns: The decoded bytes, or `nil` when `text` is not base64.
+    public static func decode(_ text: some StringProtocol) -> Data? {
+        var standard = ""
+        standard.reserveCapacity(text.utf8.count + 3)
+        for character in text.unicodeScalars {
+            switch character {
+            case "-": standard.append("+")
+            case "_": standard.append("/")
+            case "=": continue
+            default: standard.unicodeScalars.append(character)
+            }
+        }
+        switch standard.utf8.count % 4 {
+        case 1: return nil
+        case 2: standard += "=="
+        case 3: standard += "="
+        default: break
+        }
+        return Data(base64Encoded: standard)
+    }
+}

@@ -1,0 +1,81 @@
+/// A JSON value, used to keep fields Bearer does not interpret (RFC 6749 §5.1 allows extensions).
+public enum JSONValue: Sendable, Hashable, Codable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number.
+    case number(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    indirect case array([JSONValue])
+    /// An object.
+    indirect case object([String: JSONValue])
+
+    /// Decodes any JSON value.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    /// Encodes the value as it was.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The string, if this is a string.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The number, if this is a number or a string holding a number (servers differ).
+    public var numberValue: Double? {
+        switch self {
+        case .number(let value): return value
+        case .string(let value): return Double(value.trimmingWhitespace())
+        default: return nil
+        }
+    }
+
+    /// The boolean, if this is a boolean or the string `"true"` / `"false"`.
+    public var boolValue: Bool? {
+        switch self {
+        case .bool(let value): return value
+        case .string(let value) where value.lowercased() == "true": return true
+        case .string(let value) where value.lowercased() == "false": return false
+        default: return nil
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return self[first...last]
+    }
+}

@@ -1,0 +1,148 @@
+public import Foundation
+
+extension AuthState: Codable {
+    /// The envelope version this release writes.
+    public static let currentVersion = 1
+
+    private enum CodingKeys: String, CodingKey {
+        case version, server, client, accessToken, accessTokenExpiresAt, accessTokenLifetime, refreshToken, idToken
+        case grantedScopes, requestedScopes, user, reauthenticationError, additionalParameters
+    }
+
+    private struct StoredError: Codable {
+        var code: String
+        var errorDescription: String?
+        var errorURI: String?
+        var statusCode: Int?
+    }
+
+    /// Decodes a saved session from its versioned envelope (`{"version": 1, …}`).
+    ///
+    /// - Throws: ``BearerError/Kind/unsupportedStateVersion`` for an envelope written by a newer
+    ///   release, or ``BearerError/Kind/corruptState`` when it cannot be read.
+    public init(from decoder: any Decoder) throws {
+        do {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let version = try container.decode(Int.self, forKey: .version)
+            guard version == Self.currentVersion else {
+                throw BearerError(
+                    .unsupportedStateVersion,
+                    "The saved session has format version \(version); this release reads version "
+                        + "\(Self.currentVersion). Update Bearer, or sign in again."
+                )
+            }
+            let storedError = try container.decodeIfPresent(StoredError.self, forKey: .reauthenticationError)
+            self.init(
+                server: try container.decode(AuthorizationServer.self, forKey: .server),
+                client: try container.decode(Client.self, forKey: .client),
+                accessToken: try container.decodeIfPresent(AccessToken.self, forKey: .accessToken),
+                accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
+                accessTokenLifetime: try container.decodeIfPresent(TimeInterval.self, forKey: .accessTokenLifetime),
+                refreshToken: try container.decodeIfPresent(RefreshToken.self, forKey: .refreshToken),
+                idToken: try container.decodeIfPresent(IDToken.self, forKey: .idToken),
+                grantedScopes: try container.decode([String].self, forKey: .grantedScopes),
+                requestedScopes: try container.decodeIfPresent([String].self, forKey: .requestedScopes) ?? [],
+                user: try container.decodeIfPresent(User.self, forKey: .user),
+                reauthenticationError: storedError.map {
+                    OAuthError(
+                        code: OAuthError.Code(rawValue: $0.code),
+                        errorDescription: $0.errorDescription,
+                        errorURI: $0.errorURI,
+                        statusCode: $0.statusCode
+                    )
+                },
+                additionalParameters: try container.decodeIfPresent(
+                    [String: JSONValue].self,
+                    forKey: .additionalParameters
+                ) ?? [:]
+            )
+        } catch let error as BearerError where error.kind == .unsupportedStateVersion {
+            throw error
+        } catch {
+            throw BearerError(
+                .corruptState,
+                "The saved session cannot be read (\(Self.describe(error))); it was not changed. Sign in again "
+                    + "to replace it."
+            )
+        }
+    }
+
+    /// Encodes the session in the current envelope version.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.currentVersion, forKey: .version)
+        try container.encode(server, forKey: .server)
+        try container.encode(client, forKey: .client)
+        try container.encodeIfPresent(accessToken, forKey: .accessToken)
+        try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
+        try container.encodeIfPresent(accessTokenLifetime, forKey: .accessTokenLifetime)
+        try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(idToken, forKey: .idToken)
+        try container.encode(grantedScopes, forKey: .grantedScopes)
+        try container.encode(requestedScopes, forKey: .requestedScopes)
+        try container.encodeIfPresent(user, forKey: .user)
+        try container.encodeIfPresent(
+            reauthenticationError.map {
+                StoredError(
+                    code: $0.code.rawValue,
+                    errorDescription: $0.errorDescription,
+                    errorURI: $0.errorURI,
+                    statusCode: $0.statusCode
+                )
+            },
+            forKey: .reauthenticationError
+        )
+        if !additionalParameters.isEmpty {
+            try container.encode(additionalParameters, forKey: .additionalParameters)
+        }
+    }
+
+    /// Serializes the session as JSON (sorted keys, dates as seconds since 1970).
+    ///
+    /// - Returns: The envelope.
+    /// - Throws: An encoding error (not expected for valid sessions).
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return try encoder.encode(self)
+    }
+
+    /// Reads a session serialized by ``encoded()``.
+    ///
+    /// - Parameter data: The envelope.
+    /// - Throws: ``BearerError/Kind/unsupportedStateVersion`` or ``BearerError/Kind/corruptState``.
+    public init(encoded data: Data) throws {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        do {
+            self = try decoder.decode(AuthState.self, from: data)
+        } catch let error as BearerError {
+            throw error
+        } catch {
+            throw BearerError(
+                .corruptState,
+                "The saved session is not valid JSON (\(Self.describe(error))); it was not changed. Sign in again "
+                    + "to replace it."
+            )
+        }
+    }
+
+    /// Describes a decoding error by its coding path only, so no stored value is echoed.
+    private static func describe(_ error: any Error) -> String {
+        if let bearerError = error as? BearerError { return bearerError.kind.description }
+        guard let decodingError = error as? DecodingError else { return "unreadable data" }
+        switch decodingError {
+        case .keyNotFound(let key, let context):
+            return "missing \(path(context.codingPath + [key]))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "bad value at \(path(context.codingPath))"
+        @unknown default:
+            return "unreadable data"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "top level" : keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+}

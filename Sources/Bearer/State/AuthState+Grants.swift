@@ -1,0 +1,173 @@
+public import Foundation
+
+extension AuthState {
+    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5) and creates the session.
+    ///
+    /// - Parameters:
+    ///   - response: The checked redirect.
+    ///   - request: The request it answers.
+    ///   - transport: Sends the token request.
+    ///   - clock: Gives the time of receipt, from which the expiry is computed.
+    ///   - allowedClockSkew: The clock skew allowed when checking the ID token (10 minutes by default).
+    /// - Returns: The new session.
+    /// - Throws: ``OAuthError`` from the server (`invalid_grant` for a wrong verifier or a used code),
+    ///   or ``BearerError``.
+    public static func exchange(
+        _ response: AuthorizationResponse,
+        for request: AuthorizationRequest,
+        using transport: some HTTPTransport,
+        clock: WallClock = .system,
+        allowedClockSkew: TimeInterval = 600
+    ) async throws -> AuthState {
+        let tokenResponse = try await TokenRequest.authorizationCode(response, for: request).send(using: transport)
+        return try AuthState(
+            tokenResponse: tokenResponse,
+            request: request,
+            receivedAt: clock.now(),
+            allowedClockSkew: allowedClockSkew
+        )
+    }
+
+    /// Creates the session from the answer to a code exchange, checking its ID token (with the
+    /// request's nonce).
+    ///
+    /// - Parameters:
+    ///   - tokenResponse: The token response.
+    ///   - request: The authorization request.
+    ///   - receivedAt: When the response arrived.
+    ///   - allowedClockSkew: The clock skew allowed when checking the ID token.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
+    public init(
+        tokenResponse: TokenResponse,
+        request: AuthorizationRequest,
+        receivedAt: Date,
+        allowedClockSkew: TimeInterval = 600
+    ) throws {
+        if let idToken = tokenResponse.idToken {
+            try idToken.validate(
+                issuer: request.server.issuer.absoluteString,
+                clientID: request.client.id,
+                nonce: request.nonce,
+                now: receivedAt,
+                allowedClockSkew: allowedClockSkew
+            )
+        }
+        self.init(
+            server: request.server,
+            client: request.client,
+            accessToken: tokenResponse.accessToken,
+            accessTokenExpiresAt: tokenResponse.expiresIn.map { receivedAt.addingTimeInterval($0) },
+            accessTokenLifetime: tokenResponse.expiresIn,
+            refreshToken: tokenResponse.refreshToken,
+            idToken: tokenResponse.idToken,
+            grantedScopes: tokenResponse.scopes ?? request.scopes,
+            requestedScopes: request.scopes,
+            user: tokenResponse.idToken.map { User(claims: $0.claims) },
+            additionalParameters: tokenResponse.additionalParameters
+        )
+    }
+
+    /// Refreshes the access token (RFC 6749 §6) and returns the new session; this one is unchanged.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the token request.
+    ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
+    ///   - additionalParameters: Extra body parameters.
+    ///   - clock: Gives the time of receipt.
+    ///   - allowedClockSkew: The clock skew allowed when checking a new ID token.
+    /// - Returns: The refreshed session.
+    /// - Throws: ``BearerError/Kind/needsReauthentication`` when the session is already marked,
+    ///   ``BearerError/Kind/missingRefreshToken`` when there is no refresh token, ``OAuthError`` from
+    ///   the server (`invalid_grant` means the user must sign in again; see
+    ///   ``markingNeedsReauthentication(_:)``), or another ``BearerError``.
+    public func refreshed(
+        using transport: some HTTPTransport,
+        scopes: [String]? = nil,
+        additionalParameters: [String: String] = [:],
+        clock: WallClock = .system,
+        allowedClockSkew: TimeInterval = 600
+    ) async throws -> AuthState {
+        if let reauthenticationError {
+            throw BearerError(
+                .needsReauthentication,
+                "The session's grant is gone (\(reauthenticationError.code)); the user must sign in again."
+            )
+        }
+        guard let refreshToken else {
+            throw BearerError(
+                .missingRefreshToken,
+                "The session has no refresh token, so the access token cannot be renewed; sign in again "
+                    + "(for Google, request access_type=offline to get one)."
+            )
+        }
+        let request = TokenRequest.refresh(
+            refreshToken,
+            server: server,
+            client: client,
+            scopes: scopes,
+            additionalParameters: additionalParameters
+        )
+        let response = try await request.send(using: transport)
+        return try applying(refresh: response, requestedScopes: scopes, receivedAt: clock.now(), allowedClockSkew: allowedClockSkew)
+    }
+
+    /// Merges the answer to a refresh into a new session.
+    ///
+    /// A new refresh token replaces the old one (rotation); none in the response keeps the old one;
+    /// no `scope` keeps the granted scopes (or the narrower ones asked for). A new ID token must be
+    /// for the same user (OpenID Connect Core §12.2).
+    ///
+    /// - Parameters:
+    ///   - response: The token response.
+    ///   - requestedScopes: The narrower scope asked for, if any.
+    ///   - receivedAt: When the response arrived.
+    ///   - allowedClockSkew: The clock skew allowed when checking a new ID token.
+    /// - Returns: The refreshed session.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` when a new ID token fails a check.
+    public func applying(
+        refresh response: TokenResponse,
+        requestedScopes: [String]? = nil,
+        receivedAt: Date,
+        allowedClockSkew: TimeInterval = 600
+    ) throws -> AuthState {
+        var next = self
+        if let idToken = response.idToken {
+            try idToken.validate(
+                issuer: server.issuer.absoluteString,
+                clientID: client.id,
+                nonce: nil,
+                now: receivedAt,
+                allowedClockSkew: allowedClockSkew
+            )
+            if let user, user.subject != idToken.claims.subject {
+                throw BearerError(
+                    .invalidIDToken,
+                    "The refreshed ID token is for another user (sub differs); sign in again."
+                )
+            }
+            next.idToken = idToken
+            next.user = User(claims: idToken.claims)
+        }
+        next.accessToken = response.accessToken
+        next.accessTokenExpiresAt = response.expiresIn.map { receivedAt.addingTimeInterval($0) }
+        next.accessTokenLifetime = response.expiresIn
+        if let refreshToken = response.refreshToken { next.refreshToken = refreshToken }
+        if let scopes = response.scopes {
+            next.grantedScopes = scopes
+        } else if let requestedScopes, !requestedScopes.isEmpty {
+            next.grantedScopes = requestedScopes
+        }
+        next.additionalParameters = response.additionalParameters
+        return next
+    }
+
+    /// Returns this session marked as needing a new sign-in, keeping everything else.
+    ///
+    /// - Parameter error: The server's error, usually `invalid_grant`.
+    /// - Returns: The marked session.
+    public func markingNeedsReauthentication(_ error: OAuthError) -> AuthState {
+        var next = self
+        next.reauthenticationError = error
+        return next
+    }
+}

@@ -1,0 +1,179 @@
+public import Foundation
+
+/// A signed-in session: the server and client, the tokens, their expiry, the granted scopes and the
+/// user, as one serializable value.
+///
+/// Create one with ``authorize(_:for:using:clock:allowedClockSkew:)`` after a redirect, and replace it
+/// with ``refreshed(using:scopes:additionalParameters:clock:allowedClockSkew:)`` when
+/// ``needsRefresh(at:leeway:)`` says so. `AuthState` is a value: nothing changes until you store
+/// the new one. Its descriptions never show a token.
+public struct AuthState: Sendable, Hashable {
+    /// The leeway used when none is given: refresh from 60 s before expiry.
+    public static let defaultRefreshLeeway: TimeInterval = 60
+
+    /// The authorization server.
+    public var server: AuthorizationServer
+    /// The client.
+    public var client: Client
+    /// The current access token, if any.
+    public var accessToken: AccessToken?
+    /// When the access token expires, computed at receipt; `nil` when the server did not say.
+    public var accessTokenExpiresAt: Date?
+    /// The access token's lifetime as received (`expires_in`), used to shorten the leeway for
+    /// short-lived tokens.
+    public var accessTokenLifetime: TimeInterval?
+    /// The refresh token, if any.
+    public var refreshToken: RefreshToken?
+    /// The latest ID token, if any.
+    public var idToken: IDToken?
+    /// The scopes the server granted.
+    public var grantedScopes: [String]
+    /// The scopes the app asked for.
+    public var requestedScopes: [String]
+    /// Who signed in, from the ID token.
+    public var user: User?
+    /// Set when the grant is gone (`invalid_grant` on refresh): the user must sign in again. Sticky:
+    /// saved with the session and cleared only by a new sign-in.
+    public var reauthenticationError: OAuthError?
+    /// Fields of the last token response that Bearer does not interpret.
+    public var additionalParameters: [String: JSONValue]
+
+    /// The signed-in user, as the ID token describes them.
+    public struct User: Sendable, Hashable, Codable {
+        /// The stable subject identifier (`sub`).
+        public var subject: String
+        /// The email address, if the `email` scope was granted.
+        public var email: String?
+        /// Whether the email address is verified.
+        public var emailVerified: Bool?
+        /// The display name, if the `profile` scope was granted.
+        public var name: String?
+
+        /// Creates a user.
+        ///
+        /// - Parameters:
+        ///   - subject: The `sub` claim.
+        ///   - email: The `email` claim.
+        ///   - emailVerified: The `email_verified` claim.
+        ///   - name: The `name` claim.
+        public init(subject: String, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil) {
+            self.subject = subject
+            self.email = email
+            self.emailVerified = emailVerified
+            self.name = name
+        }
+
+        init(claims: IDTokenClaims) {
+            self.init(
+                subject: claims.subject,
+                email: claims.email,
+                emailVerified: claims.emailVerified,
+                name: claims.name
+            )
+        }
+    }
+
+    /// Creates a session from its parts (used when restoring or migrating sessions).
+    ///
+    /// - Parameters:
+    ///   - server: The server.
+    ///   - client: The client.
+    ///   - accessToken: The access token.
+    ///   - accessTokenExpiresAt: When it expires.
+    ///   - accessTokenLifetime: Its lifetime as received.
+    ///   - refreshToken: The refresh token.
+    ///   - idToken: The ID token.
+    ///   - grantedScopes: The granted scopes.
+    ///   - requestedScopes: The requested scopes.
+    ///   - user: The user.
+    ///   - reauthenticationError: Set when the user must sign in again.
+    ///   - additionalParameters: Other token-response fields.
+    public init(
+        server: AuthorizationServer,
+        client: Client,
+        accessToken: AccessToken? = nil,
+        accessTokenExpiresAt: Date? = nil,
+        accessTokenLifetime: TimeInterval? = nil,
+        refreshToken: RefreshToken? = nil,
+        idToken: IDToken? = nil,
+        grantedScopes: [String] = [],
+        requestedScopes: [String] = [],
+        user: User? = nil,
+        reauthenticationError: OAuthError? = nil,
+        additionalParameters: [String: JSONValue] = [:]
+    ) {
+        self.server = server
+        self.client = client
+        self.accessToken = accessToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.grantedScopes = grantedScopes
+        self.requestedScopes = requestedScopes
+        self.user = user
+        self.reauthenticationError = reauthenticationError
+        self.additionalParameters = additionalParameters
+    }
+
+    /// Whether the user must sign in again before this session can be used.
+    public var needsReauthentication: Bool { reauthenticationError != nil }
+
+    /// The leeway actually used for the current token: the smaller of `leeway` and half the token's
+    /// lifetime as received, so a token living 60 s or less is not stale on arrival.
+    ///
+    /// - Parameter leeway: The configured leeway.
+    /// - Returns: The effective leeway.
+    public func effectiveLeeway(_ leeway: TimeInterval = defaultRefreshLeeway) -> TimeInterval {
+        guard let lifetime = accessTokenLifetime else { return leeway }
+        return min(leeway, lifetime / 2)
+    }
+
+    /// Whether the access token must be refreshed before use at `now`.
+    ///
+    /// With expiry T and effective leeway L, a token is fresh strictly before T − L and needs a
+    /// refresh from T − L on. A token without an expiry is fresh while it exists.
+    ///
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - leeway: The configured leeway (60 s by default); see ``effectiveLeeway(_:)``.
+    /// - Returns: `true` when there is no access token or it is within the leeway of expiry.
+    public func needsRefresh(at now: Date, leeway: TimeInterval = defaultRefreshLeeway) -> Bool {
+        guard accessToken != nil else { return true }
+        guard let expiresAt = accessTokenExpiresAt else { return false }
+        return now >= expiresAt.addingTimeInterval(-effectiveLeeway(leeway))
+    }
+
+    /// Whether `scope` has been granted.
+    ///
+    /// - Parameter scope: A scope.
+    /// - Returns: `true` when the server granted it.
+    public func hasGranted(_ scope: String) -> Bool {
+        grantedScopes.contains(scope)
+    }
+}
+
+extension AuthState: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The issuer, client, user, scopes, expiry and state; never a token.
+    public var description: String {
+        var parts = [
+            "issuer: \(server.issuer.absoluteString)",
+            "client: \(client.id)",
+            "user: \(user?.email ?? user?.subject ?? "unknown")",
+            "scopes: \(grantedScopes.joined(separator: " "))",
+            "accessToken: \(accessToken == nil ? "none" : "<redacted>")",
+            "expiresAt: \(accessTokenExpiresAt.map { "\($0)" } ?? "unknown")",
+            "refreshToken: \(refreshToken == nil ? "none" : "<redacted>")",
+        ]
+        if let reauthenticationError { parts.append("needs re-authentication: \(reauthenticationError.code)") }
+        return "AuthState(\(parts.joined(separator: ", ")))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without secrets.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}

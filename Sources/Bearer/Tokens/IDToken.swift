@@ -1,0 +1,121 @@
+public import Foundation
+
+/// An OpenID Connect ID token (OpenID Connect Core §2): the raw JWT and its decoded claims.
+///
+/// The signature is not verified: the token came straight from the token endpoint over TLS, which
+/// OpenID Connect Core §3.1.3.7 accepts in place of a signature check. Use
+/// ``validate(issuer:clientID:nonce:now:allowedClockSkew:)`` to check the claims. The raw token is a
+/// credential (backends accept it as proof of sign-in), so descriptions redact it.
+public struct IDToken: Sendable, Hashable {
+    /// The compact JWT as received.
+    public let value: String
+    /// The decoded claims.
+    public let claims: IDTokenClaims
+
+    /// Decodes a compact JWS (`header.payload.signature`), tolerating padded or standard base64 segments.
+    ///
+    /// - Parameter value: The JWT.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` when it is not a JWT with valid claims.
+    public init(_ value: String) throws {
+        let segments = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3 else {
+            throw BearerError(
+                .invalidIDToken,
+                "The ID token has \(segments.count) segments; a signed JWT has 3 (RFC 7515 §7.1)."
+            )
+        }
+        guard let header = Base64URL.decode(segments[0]),
+            (try? JSONDecoder().decode([String: JSONValue].self, from: header)) != nil
+        else {
+            throw BearerError(.invalidIDToken, "The ID token's header is not base64url-encoded JSON.")
+        }
+        guard let payload = Base64URL.decode(segments[1]),
+            let claims = try? JSONDecoder().decode([String: JSONValue].self, from: payload)
+        else {
+            throw BearerError(.invalidIDToken, "The ID token's payload is not base64url-encoded JSON.")
+        }
+        self.value = value
+        self.claims = try IDTokenClaims(json: claims)
+    }
+
+    /// Checks the claims as OpenID Connect Core §3.1.3.7 requires.
+    ///
+    /// - Parameters:
+    ///   - issuer: The expected `iss`, exactly.
+    ///   - clientID: This client's ID, which `aud` must contain; `azp`, when present or when there
+    ///     are several audiences, must equal it.
+    ///   - nonce: The request's nonce; when given, the `nonce` claim must equal it.
+    ///   - now: The current time.
+    ///   - allowedClockSkew: How far the server's clock may be from ours (10 minutes by default).
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` naming the failed check.
+    public func validate(
+        issuer: String,
+        clientID: String,
+        nonce: String?,
+        now: Date,
+        allowedClockSkew: TimeInterval = 600
+    ) throws {
+        guard claims.issuer == issuer else {
+            throw BearerError(
+                .invalidIDToken,
+                "The ID token was issued by \(claims.issuer), not \(issuer). Check the server configuration."
+            )
+        }
+        guard claims.audience.contains(clientID) else {
+            throw BearerError(.invalidIDToken, "The ID token is not meant for client \(clientID) (aud).")
+        }
+        if claims.audience.count > 1 || claims.authorizedParty != nil {
+            guard claims.authorizedParty == clientID else {
+                throw BearerError(.invalidIDToken, "The ID token's authorized party (azp) is not client \(clientID).")
+            }
+        }
+        guard now < claims.expiresAt.addingTimeInterval(allowedClockSkew) else {
+            throw BearerError(
+                .invalidIDToken,
+                "The ID token expired at \(claims.expiresAt); check the device clock, then sign in again."
+            )
+        }
+        guard claims.issuedAt <= now.addingTimeInterval(allowedClockSkew) else {
+            throw BearerError(
+                .invalidIDToken,
+                "The ID token was issued in the future (\(claims.issuedAt)); check the device clock."
+            )
+        }
+        if let nonce {
+            guard let claimed = claims.nonce, AuthorizationResponse.constantTimeEquals(claimed, nonce) else {
+                throw BearerError(
+                    .invalidIDToken,
+                    "The ID token's nonce does not match the request's; it may be replayed. Sign in again."
+                )
+            }
+        }
+    }
+}
+
+extension IDToken: Codable {
+    /// Decodes a saved token from its compact form.
+    public init(from decoder: any Decoder) throws {
+        try self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the compact form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(value)
+    }
+}
+
+extension IDToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The issuer and subject; never the token.
+    public var description: String {
+        "IDToken(<redacted>, iss: \(claims.issuer), sub: \(claims.subject))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without the token.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}

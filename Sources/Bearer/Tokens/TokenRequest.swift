@@ -1,0 +1,148 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A request to the token endpoint (RFC 6749 §3.2): an authorization-code exchange or a refresh.
+///
+/// The body is form-encoded by hand (``FormEncoding``). A client with a secret authenticates with
+/// HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret form-encoded before base64.
+public struct TokenRequest: Sendable, Hashable {
+    /// The parameter names whose values are secrets, redacted from descriptions.
+    static let secretParameterNames: Set<String> = ["code", "code_verifier", "refresh_token", "client_secret"]
+
+    /// The server whose token endpoint receives the request.
+    public let server: AuthorizationServer
+    /// The body parameters, in order.
+    public let parameters: [FormParameter]
+    /// The client that authenticates.
+    public let client: Client
+
+    /// Creates a request to a server's token endpoint with the given body parameters.
+    ///
+    /// - Parameters:
+    ///   - server: The server.
+    ///   - parameters: The body parameters; `client_id` is added for clients without a secret.
+    ///   - client: The client, whose secret (if any) is sent with HTTP Basic.
+    public init(server: AuthorizationServer, parameters: [FormParameter], client: Client) {
+        self.server = server
+        self.client = client
+        if client.secret == nil && !parameters.contains(where: { $0.name == "client_id" }) {
+            self.parameters = parameters + [FormParameter("client_id", client.id)]
+        } else {
+            self.parameters = parameters
+        }
+    }
+
+    /// An authorization-code exchange with the PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.5).
+    ///
+    /// - Parameters:
+    ///   - response: The checked authorization response.
+    ///   - request: The request it answers.
+    /// - Returns: The token request.
+    public static func authorizationCode(
+        _ response: AuthorizationResponse,
+        for request: AuthorizationRequest
+    ) -> TokenRequest {
+        TokenRequest(
+            server: request.server,
+            parameters: [
+                FormParameter("grant_type", "authorization_code"),
+                FormParameter("code", response.code.value),
+                FormParameter("redirect_uri", request.redirectURI.absoluteString),
+                FormParameter("code_verifier", request.pkce.verifier),
+            ],
+            client: request.client
+        )
+    }
+
+    /// A refresh (RFC 6749 §6), optionally asking for fewer scopes than were granted.
+    ///
+    /// - Parameters:
+    ///   - refreshToken: The refresh token.
+    ///   - server: The server.
+    ///   - client: The client.
+    ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
+    ///   - additionalParameters: Extra body parameters; they cannot replace the standard ones.
+    /// - Returns: The token request.
+    public static func refresh(
+        _ refreshToken: RefreshToken,
+        server: AuthorizationServer,
+        client: Client,
+        scopes: [String]? = nil,
+        additionalParameters: [String: String] = [:]
+    ) -> TokenRequest {
+        var parameters = [
+            FormParameter("grant_type", "refresh_token"),
+            FormParameter("refresh_token", refreshToken.value),
+        ]
+        if let scopes, !scopes.isEmpty { parameters.append(FormParameter("scope", scopes.joined(separator: " "))) }
+        let standard: Set<String> = ["grant_type", "refresh_token", "scope", "client_id", "client_secret"]
+        for name in additionalParameters.keys.sorted() where !standard.contains(name) {
+            if let value = additionalParameters[name] { parameters.append(FormParameter(name, value)) }
+        }
+        return TokenRequest(server: server, parameters: parameters, client: client)
+    }
+
+    /// The token endpoint.
+    public var endpoint: URL { server.tokenEndpoint }
+
+    /// The form-encoded body.
+    public var body: Data {
+        Data(FormEncoding.encode(parameters.map { ($0.name, $0.value) }).utf8)
+    }
+
+    /// The `URLRequest` to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client with a secret.
+    public var urlRequest: URLRequest {
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let secret = client.secret {
+            let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(secret.value)
+            request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+        request.httpBody = body
+        return request
+    }
+}
+
+extension TokenRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The endpoint and parameter names, with secret values redacted.
+    public var description: String {
+        let shown = parameters.map { parameter in
+            Self.secretParameterNames.contains(parameter.name)
+                ? "\(parameter.name)=<redacted>" : "\(parameter.name)=\(parameter.value)"
+        }
+        let authentication = client.secret == nil ? "none" : "client_secret_basic"
+        return "TokenRequest(\(endpoint.absoluteString), \(shown.joined(separator: "&")), "
+            + "client authentication: \(authentication))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without secrets.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}
+
+/// One name/value pair of a form-encoded body.
+public struct FormParameter: Sendable, Hashable {
+    /// The name.
+    public let name: String
+    /// The value.
+    public let value: String
+
+    /// Creates a pair.
+    ///
+    /// - Parameters:
+    ///   - name: The name.
+    ///   - value: The value.
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}

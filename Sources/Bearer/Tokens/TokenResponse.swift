@@ -1,0 +1,144 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// A successful token-endpoint response (RFC 6749 §5.1).
+///
+/// Tolerant where servers differ (`expires_in` as a number or a string; `scope`, `refresh_token`
+/// and `id_token` optional; unknown fields kept), strict where it matters (`access_token` required,
+/// `token_type` must be `Bearer`, compared case-insensitively).
+public struct TokenResponse: Sendable, Hashable {
+    /// The access token.
+    public var accessToken: AccessToken
+    /// The token type as sent (`Bearer`, in any case).
+    public var tokenType: String
+    /// The lifetime in seconds from receipt, when the server said.
+    public var expiresIn: TimeInterval?
+    /// The refresh token, when the server issued one (or rotated it).
+    public var refreshToken: RefreshToken?
+    /// The granted scopes, when the server listed them; `nil` means "as requested" (RFC 6749 §5.1).
+    public var scopes: [String]?
+    /// The OpenID Connect ID token, when the server issued one.
+    public var idToken: IDToken?
+    /// Fields Bearer does not interpret, kept as they came.
+    public var additionalParameters: [String: JSONValue]
+
+    private static let knownFields: Set<String> = [
+        "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token",
+    ]
+
+    /// Creates a response from its parts.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The access token.
+    ///   - tokenType: The token type.
+    ///   - expiresIn: The lifetime in seconds.
+    ///   - refreshToken: The refresh token.
+    ///   - scopes: The granted scopes.
+    ///   - idToken: The ID token.
+    ///   - additionalParameters: Other fields.
+    public init(
+        accessToken: AccessToken,
+        tokenType: String = "Bearer",
+        expiresIn: TimeInterval? = nil,
+        refreshToken: RefreshToken? = nil,
+        scopes: [String]? = nil,
+        idToken: IDToken? = nil,
+        additionalParameters: [String: JSONValue] = [:]
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.scopes = scopes
+        self.idToken = idToken
+        self.additionalParameters = additionalParameters
+    }
+
+    /// Reads a token-endpoint answer, checking the HTTP status before decoding.
+    ///
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - response: The HTTP response.
+    /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` with kind
+    ///   ``BearerError/Kind/unexpectedResponse``, ``BearerError/Kind/serverError``,
+    ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/unsupportedTokenType`` or
+    ///   ``BearerError/Kind/invalidIDToken`` otherwise.
+    public init(data: Data, response: HTTPURLResponse) throws {
+        let object = try EndpointResponse.jsonObject(from: data, response: response, endpointName: "token endpoint")
+        try self.init(json: object)
+    }
+
+    /// Reads the fields of a decoded token-endpoint answer.
+    ///
+    /// - Parameter json: The JSON object.
+    /// - Throws: ``BearerError`` as for ``init(data:response:)``.
+    public init(json: [String: JSONValue]) throws {
+        guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
+            throw BearerError(
+                .invalidResponse,
+                "The token response has no access_token (RFC 6749 §5.1); the server is misconfigured."
+            )
+        }
+        guard let tokenType = json["token_type"]?.stringValue else {
+            throw BearerError(.invalidResponse, "The token response has no token_type (RFC 6749 §5.1).")
+        }
+        guard tokenType.lowercased() == "bearer" else {
+            throw BearerError(
+                .unsupportedTokenType,
+                "The server issued a \"\(tokenType)\" token; Bearer supports only Bearer tokens (RFC 6750)."
+            )
+        }
+        var expiresIn: TimeInterval?
+        if let value = json["expires_in"], value != .null {
+            guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0 else {
+                throw BearerError(.invalidResponse, "The token response's expires_in is not a number of seconds.")
+            }
+            expiresIn = seconds
+        }
+        var refreshToken: RefreshToken?
+        if let value = json["refresh_token"], value != .null {
+            guard let token = value.stringValue, !token.isEmpty else {
+                throw BearerError(.invalidResponse, "The token response's refresh_token is not a string.")
+            }
+            refreshToken = RefreshToken(token)
+        }
+        var idToken: IDToken?
+        if let value = json["id_token"], value != .null {
+            guard let token = value.stringValue else {
+                throw BearerError(.invalidIDToken, "The token response's id_token is not a string.")
+            }
+            idToken = try IDToken(token)
+        }
+        self.init(
+            accessToken: AccessToken(accessToken),
+            tokenType: tokenType,
+            expiresIn: expiresIn,
+            refreshToken: refreshToken,
+            scopes: json["scope"]?.stringValue.map(Scopes.parse),
+            idToken: idToken,
+            additionalParameters: json.filter { !Self.knownFields.contains($0.key) }
+        )
+    }
+}
+
+extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The token type, lifetime, scopes and extra field names; never a token.
+    public var description: String {
+        let lifetime = expiresIn.map { "\(Int($0)) s" } ?? "unknown"
+        return "TokenResponse(accessToken: <redacted>, type: \(tokenType), expiresIn: \(lifetime), "
+            + "refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), "
+            + "idToken: \(idToken == nil ? "none" : "<redacted>"), scopes: \(scopes?.joined(separator: " ") ?? "as requested"), "
+            + "other fields: \(additionalParameters.keys.sorted().joined(separator: ", ")))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without secrets.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}

@@ -1,0 +1,53 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// An ``HTTPTransport`` backed by `URLSession`, which never follows redirects (a 3xx response is
+/// returned to the caller as it is) and stores no cookies.
+public final class URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+
+    /// Creates a transport with its own `URLSession`.
+    ///
+    /// - Parameter configuration: The session configuration; ephemeral by default. Cookies are
+    ///   turned off whatever it says.
+    public init(configuration: URLSessionConfiguration = .ephemeral) {
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        self.session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends `request` and returns whatever HTTP response comes back, redirects included.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The body and the response.
+    /// - Throws: `URLError` when no HTTP response arrives.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await session.data(for: request)
+        guard let httpResponse = response as? HTTPURLResponse else {
+            throw URLError(.badServerResponse)
+        }
+        return (data, httpResponse)
+    }
+}
+
+/// Refuses every redirect, so the 3xx response itself is returned.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

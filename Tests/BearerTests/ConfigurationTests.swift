@@ -1,0 +1,115 @@
+import Bearer
+import BearerTestSupport
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import Testing
+
+@Suite("Configuration and discovery")
+struct ConfigurationTests {
+    @Test("A Google iOS client redirects to the reversed client ID with one slash")
+    func googleiOSRedirect() throws {
+        let client = try Client.googleiOS(clientID: "123-abc.apps.googleusercontent.com")
+        #expect(client.redirectURI.absoluteString == "com.googleusercontent.apps.123-abc:/oauth2callback")
+        #expect(client.id == "123-abc.apps.googleusercontent.com")
+        #expect(client.secret == nil)
+        #expect(throws: BearerError.self) { try Client.googleiOS(clientID: "") }
+        #expect(throws: BearerError.self) { try Client.googleiOS(clientID: "bad id.apps") }
+    }
+
+    @Test("The Google preset holds Google's endpoints")
+    func googlePreset() {
+        let google = AuthorizationServer.google
+        #expect(google.issuer.absoluteString == "https://accounts.google.com")
+        #expect(google.authorizationEndpoint.absoluteString == "https://accounts.google.com/o/oauth2/v2/auth")
+        #expect(google.tokenEndpoint.absoluteString == "https://oauth2.googleapis.com/token")
+        #expect(google.revocationEndpoint?.absoluteString == "https://oauth2.googleapis.com/revoke")
+        #expect(google.deviceAuthorizationEndpoint?.absoluteString == "https://oauth2.googleapis.com/device/code")
+        #expect(google.userinfoEndpoint?.absoluteString == "https://openidconnect.googleapis.com/v1/userinfo")
+    }
+
+    @Test("Discovery reads the OpenID Connect document")
+    func discoveryReadsOpenIDConfiguration() async throws {
+        let transport = RecordingTransport(replies: [.json(200, Self.metadata(issuer: "https://id.example.com/tenant"))])
+        let server = try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
+        #expect(server.tokenEndpoint.absoluteString == "https://id.example.com/tenant/token")
+        #expect(server.revocationEndpoint?.absoluteString == "https://id.example.com/tenant/revoke")
+        #expect(server.sendsIssuerInAuthorizationResponse)
+        let urls = await transport.requests.compactMap(\.url?.absoluteString)
+        #expect(urls == ["https://id.example.com/tenant/.well-known/openid-configuration"])
+    }
+
+    @Test("Discovery falls back to RFC 8414 metadata with the well-known path inserted before the issuer path")
+    func discoveryFallsBackToRFC8414() async throws {
+        let transport = RecordingTransport(replies: [
+            .text(404, contentType: "text/html", "<h1>Not found</h1>"),
+            .json(200, Self.metadata(issuer: "https://id.example.com/tenant")),
+        ])
+        let server = try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
+        #expect(server.authorizationEndpoint.absoluteString == "https://id.example.com/tenant/authorize")
+        let urls = await transport.requests.compactMap(\.url?.absoluteString)
+        #expect(urls.last == "https://id.example.com/.well-known/oauth-authorization-server/tenant")
+    }
+
+    @Test("Discovery refuses a document naming another issuer")
+    func discoveryRefusesOtherIssuer() async throws {
+        let transport = RecordingTransport(replies: [.json(200, Self.metadata(issuer: "https://evil.example.com"))])
+        let error = await #expect(throws: BearerError.self) {
+            try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: transport)
+        }
+        #expect(error?.kind == .issuerMismatch)
+    }
+
+    @Test("Discovery refuses a server without S256, an http issuer, and reports when nothing is found")
+    func discoveryFailures() async throws {
+        let noS256 = Self.metadata(issuer: "https://id.example.com").replacingOccurrences(of: "\"S256\"", with: "\"plain\"")
+        let plain = RecordingTransport(replies: [.json(200, noS256)])
+        let plainError = await #expect(throws: BearerError.self) {
+            try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: plain)
+        }
+        #expect(plainError?.kind == .invalidDiscoveryDocument)
+
+        let insecure = await #expect(throws: BearerError.self) {
+            try await AuthorizationServer.discover(issuer: Fixtures.url("http://id.example.com"), using: RecordingTransport())
+        }
+        #expect(insecure?.kind == .insecureEndpoint)
+
+        let missing = RecordingTransport(replies: [.text(404, contentType: "text/plain", ""), .text(404, contentType: "text/plain", "")])
+        let missingError = await #expect(throws: BearerError.self) {
+            try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: missing)
+        }
+        #expect(missingError?.kind == .invalidDiscoveryDocument)
+    }
+
+    @Test("Loopback http is refused unless allowed; other http always")
+    func endpointSecurity() throws {
+        #expect(throws: Never.self) {
+            try EndpointSecurity.check(Fixtures.url("http://127.0.0.1:8000/o"), allowingInsecureLoopback: true)
+        }
+        #expect(throws: Never.self) {
+            try EndpointSecurity.check(Fixtures.url("http://[::1]:8000/o"), allowingInsecureLoopback: true)
+        }
+        #expect(throws: BearerError.self) {
+            try EndpointSecurity.check(Fixtures.url("http://127.0.0.1:8000/o"), allowingInsecureLoopback: false)
+        }
+        #expect(throws: BearerError.self) {
+            try EndpointSecurity.check(Fixtures.url("http://127.example.com/o"), allowingInsecureLoopback: true)
+        }
+        #expect(throws: BearerError.self) {
+            try EndpointSecurity.check(Fixtures.url("http://127.0.0.1.evil.com/o"), allowingInsecureLoopback: true)
+        }
+        #expect(EndpointSecurity.isLoopback(host: "127.255.0.1"))
+        #expect(!EndpointSecurity.isLoopback(host: "127.0.0.256"))
+    }
+
+    static func metadata(issuer: String) -> String {
+        """
+        {"issuer":"\(issuer)","authorization_endpoint":"\(issuer)/authorize","token_endpoint":"\(issuer)/token",
+        "revocation_endpoint":"\(issuer)/revoke","userinfo_endpoint":"\(issuer)/userinfo",
+        "code_challenge_methods_supported":["S256"],"authorization_response_iss_parameter_supported":true,
+        "response_types_supported":["code"]}
+        """
+    }
+}
