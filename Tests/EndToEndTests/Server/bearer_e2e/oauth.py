@@ -23,11 +23,11 @@ from oauthlib.oauth2.rfc6749.grant_types.authorization_code import code_challeng
 from oauthlib.openid import Server as OpenIDServer
 
 
+DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
+
 # The Django user behind the authorization request being processed. oauthlib
 # requests built for the authorization endpoint carry no user, but the OpenID
 # Connect `prompt=none` checks need one.
-DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
-
 _current_user = contextvars.ContextVar("bearer_e2e_current_user", default=None)
 
 EMAIL_SCOPES = {"email", "https://www.googleapis.com/auth/userinfo.email"}

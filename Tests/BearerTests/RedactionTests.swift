@@ -1,0 +1,113 @@
+import Bearer
+import BearerTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Every value that holds a secret is rendered every way Swift renders values, and the secret must
+/// appear in none of the renderings.
+@Suite("Secrets never print")
+struct RedactionTests {
+    private func renderings(of value: some Any) -> [String] {
+        var dumped = ""
+        dump(value, to: &dumped)
+        return [
+            String(describing: value),
+            String(reflecting: value),
+            "\(value)",
+            dumped,
+            "\(Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" })",
+        ]
+    }
+
+    private func expectNoSecret(_ secret: String, in value: some Any, sourceLocation: SourceLocation = #_sourceLocation) {
+        for text in renderings(of: value) {
+            #expect(!text.contains(secret), "a rendering of \(type(of: value)) shows the secret", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("Tokens, codes, secrets, requests, responses, sessions and errors never show a token value")
+    func everyTypeRedacts() async throws {
+        let access = TestTokens.random("access")
+        let refresh = TestTokens.random("refresh")
+        let code = TestTokens.random("code")
+        let secret = TestTokens.random("secret")
+        let client = Client(id: "c", secret: ClientSecret(secret), redirectURI: Fixtures.url("com.example.app:/cb"))
+        let request = try Fixtures.request(client: client)
+        let idTokenValue = Fixtures.idToken(for: request)
+        let idToken = try IDToken(idTokenValue)
+        let redirect = Fixtures.redirect(for: request, query: "state=\(request.state)&code=\(code)")
+        let authorizationResponse = try AuthorizationResponse(redirect: redirect, for: request)
+        let tokenResponse = TokenResponse(
+            accessToken: AccessToken(access),
+            expiresIn: 3600,
+            refreshToken: RefreshToken(refresh),
+            idToken: idToken
+        )
+        let state = try AuthState(tokenResponse: tokenResponse, request: request, receivedAt: Fixtures.epoch)
+        let exchange = TokenRequest.authorizationCode(authorizationResponse, for: request)
+        let refreshRequest = TokenRequest.refresh(RefreshToken(refresh), server: Fixtures.server, client: client)
+
+        expectNoSecret(access, in: AccessToken(access))
+        expectNoSecret(refresh, in: RefreshToken(refresh))
+        expectNoSecret(secret, in: ClientSecret(secret))
+        expectNoSecret(secret, in: client)
+        expectNoSecret(code, in: AuthorizationCode(code))
+        expectNoSecret(code, in: authorizationResponse)
+        expectNoSecret(idTokenValue, in: idToken)
+        expectNoSecret(request.pkce.verifier, in: request.pkce)
+        expectNoSecret(request.pkce.verifier, in: request)
+        for secretValue in [access, refresh, idTokenValue, secret] {
+            expectNoSecret(secretValue, in: tokenResponse)
+            expectNoSecret(secretValue, in: state)
+            expectNoSecret(secretValue, in: state.markingNeedsReauthentication(OAuthError(code: .invalidGrant)))
+        }
+        for secretValue in [code, request.pkce.verifier, secret] {
+            expectNoSecret(secretValue, in: exchange)
+        }
+        expectNoSecret(refresh, in: refreshRequest)
+        expectNoSecret(secret, in: refreshRequest)
+    }
+
+    @Test("Errors raised while handling secrets do not contain them")
+    func errorsRedact() async throws {
+        let access = TestTokens.random("access")
+        let refresh = TestTokens.random("refresh")
+        let request = try Fixtures.request()
+        let bodies = [
+            #"{"access_token":"\#(access)","token_type":"mac","refresh_token":"\#(refresh)"}"#,
+            #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":"\#(refresh)"}"#,
+            #"{"access_token":"\#(access)","token_type":"Bearer","id_token":"\#(refresh)"}"#,
+            "<html>\(access) \(refresh)</html>",
+        ]
+        for body in bodies {
+            let transport = RecordingTransport(replies: [.text(200, contentType: "text/html", body)])
+            let redirect = Fixtures.redirect(for: request, query: "state=\(request.state)&code=c")
+            do {
+                _ = try await AuthState.exchange(
+                    try AuthorizationResponse(redirect: redirect, for: request),
+                    for: request,
+                    using: transport
+                )
+                Issue.record("expected an error")
+            } catch {
+                expectNoSecret(access, in: error)
+                expectNoSecret(refresh, in: error)
+                expectNoSecret(access, in: "\(error.localizedDescription)")
+            }
+        }
+        var state = AuthState(server: Fixtures.server, client: Fixtures.publicClient, refreshToken: RefreshToken(refresh))
+        state.additionalParameters = [:]
+        var object = try JSONDecoder().decode([String: JSONValue].self, from: state.encoded())
+        object["grantedScopes"] = .string(refresh)
+        do {
+            _ = try AuthState(encoded: JSONEncoder().encode(object))
+            Issue.record("expected an error")
+        } catch {
+            expectNoSecret(refresh, in: error)
+        }
+    }
+}
