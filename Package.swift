@@ -22,8 +22,7 @@ let package = Package(
         .executableTarget(name: "BearerCLI", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer"]),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
-        .testTarget(name: "BearerMigrationTests", dependencies: ["BearerMigration", "BearerTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Bearer", "BearerTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Bearer", "BearerTestSupport"], exclude: ["Server"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,7 +43,8 @@ public actor RecordingTransport: HTTPTransport {
         switch replies.removeFirst() {
         case .response(let status, let headers, let body):
             guard let url = request.url,
-                let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+                let response = HTTPURLResponse(
+                    url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
             else {
                 throw URLError(.badURL)
             }

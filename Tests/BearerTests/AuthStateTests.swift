@@ -154,7 +154,9 @@ struct AuthStateTests {
         #expect(state.effectiveLeeway() == 60)
     }
 
-    @Test("Short-lived tokens use half their lifetime as leeway", arguments: [(30, 15.0), (65, 32.5), (120, 60.0), (3600, 60.0)])
+    @Test(
+        "Short-lived tokens use half their lifetime as leeway",
+        arguments: [(30, 15.0), (65, 32.5), (120, 60.0), (3600, 60.0)])
     func freshnessForShortLivedTokens(lifetime: Int, leeway: Double) async throws {
         let (state, _, _) = try await signedIn(expiresIn: lifetime)
         let expiry = Fixtures.epoch.addingTimeInterval(TimeInterval(lifetime))
@@ -171,14 +173,16 @@ struct AuthStateTests {
     func freshnessWithoutExpiry() {
         let withToken = AuthState(server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("a"))
         #expect(!withToken.needsRefresh(at: .distantFuture))
-        let withoutToken = AuthState(server: Fixtures.server, client: Fixtures.publicClient, refreshToken: RefreshToken("r"))
+        let withoutToken = AuthState(
+            server: Fixtures.server, client: Fixtures.publicClient, refreshToken: RefreshToken("r"))
         #expect(withoutToken.needsRefresh(at: .distantPast))
     }
 
     @Test("The envelope round-trips exactly and carries version 1")
     func envelopeRoundTrip() async throws {
         let (state, _, _) = try await signedIn()
-        let marked = state.markingNeedsReauthentication(OAuthError(code: .invalidGrant, errorDescription: "gone", statusCode: 400))
+        let marked = state.markingNeedsReauthentication(
+            OAuthError(code: .invalidGrant, errorDescription: "gone", statusCode: 400))
         for value in [state, marked] {
             let data = try value.encoded()
             let restored = try AuthState(encoded: data)

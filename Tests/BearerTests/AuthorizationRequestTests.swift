@@ -46,8 +46,10 @@ struct AuthorizationRequestTests {
             server: Fixtures.server,
             client: Fixtures.publicClient,
             scopes: ["email"],
-            additionalParameters: ["login_hint": "a+b@example.com", "prompt": "consent", "include_granted_scopes": "true",
-                                   "access_type": "offline"]
+            additionalParameters: [
+                "login_hint": "a+b@example.com", "prompt": "consent", "include_granted_scopes": "true",
+                "access_type": "offline",
+            ]
         )
         let parameters = Dictionary(query(request.url).map { ($0.name, $0.value) }) { first, _ in first }
         #expect(parameters["login_hint"] == "a+b@example.com")

@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Redirect parsing")
 struct AuthorizationResponseTests {
-    private let client = Client(id: "1234-tepulg5joaks7.apps.example.com", redirectURI: Fixtures.url("com.example.apps.1234-tepulg5joaks7:/"))
+    private let client = Client(
+        id: "1234-tepulg5joaks7.apps.example.com", redirectURI: Fixtures.url("com.example.apps.1234-tepulg5joaks7:/"))
 
     private func request(sendsIssuer: Bool = false) throws -> AuthorizationRequest {
         var server = Fixtures.server
@@ -44,12 +45,14 @@ struct AuthorizationResponseTests {
         #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .stateMismatch)
     }
 
-    @Test("The scheme compares case-insensitively; host, port and path exactly", arguments: [
-        ("COM.EXAMPLE.APPS.1234-tepulg5joaks7:/", true),
-        ("com.example.apps.1234-tepulg5joaks7:/other", false),
-        ("com.example.apps.1234-tepulg5joaks8:/", false),
-        ("https://example.com/", false),
-    ])
+    @Test(
+        "The scheme compares case-insensitively; host, port and path exactly",
+        arguments: [
+            ("COM.EXAMPLE.APPS.1234-tepulg5joaks7:/", true),
+            ("com.example.apps.1234-tepulg5joaks7:/other", false),
+            ("com.example.apps.1234-tepulg5joaks8:/", false),
+            ("https://example.com/", false),
+        ])
     func redirectMatching(base: String, matches: Bool) throws {
         let request = try request()
         let redirect = Fixtures.url(base + "?state=\(request.state)&code=abc")
@@ -95,9 +98,12 @@ struct AuthorizationResponseTests {
     @Test("Missing or tampered state is refused before the issuer and code are looked at")
     func stateChecks() throws {
         let request = try request()
-        for query in ["code=abc", "state=&code=abc", "state=\(request.state)x&code=abc", "state=x&iss=https%3A%2F%2Fevil"] {
+        for query in [
+            "code=abc", "state=&code=abc", "state=\(request.state)x&code=abc", "state=x&iss=https%3A%2F%2Fevil",
+        ] {
             let redirect = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?" + query)
-            #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .stateMismatch, "\(query)")
+            #expect(
+                kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .stateMismatch, "\(query)")
         }
     }
 
@@ -126,7 +132,8 @@ struct AuthorizationResponseTests {
         let request = try request()
         for query in ["state=\(request.state)", "state=\(request.state)&code="] {
             let redirect = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?" + query)
-            #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .missingAuthorizationCode)
+            #expect(
+                kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .missingAuthorizationCode)
         }
     }
 

@@ -1,11 +1,11 @@
 import Bearer
 import BearerTestSupport
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Testing
 
 @Suite("Configuration and discovery")
 struct ConfigurationTests {
@@ -32,8 +32,10 @@ struct ConfigurationTests {
 
     @Test("Discovery reads the OpenID Connect document")
     func discoveryReadsOpenIDConfiguration() async throws {
-        let transport = RecordingTransport(replies: [.json(200, Self.metadata(issuer: "https://id.example.com/tenant"))])
-        let server = try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
+        let transport = RecordingTransport(replies: [.json(200, Self.metadata(issuer: "https://id.example.com/tenant"))]
+        )
+        let server = try await AuthorizationServer.discover(
+            issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
         #expect(server.tokenEndpoint.absoluteString == "https://id.example.com/tenant/token")
         #expect(server.revocationEndpoint?.absoluteString == "https://id.example.com/tenant/revoke")
         #expect(server.sendsIssuerInAuthorizationResponse)
@@ -47,7 +49,8 @@ struct ConfigurationTests {
             .text(404, contentType: "text/html", "<h1>Not found</h1>"),
             .json(200, Self.metadata(issuer: "https://id.example.com/tenant")),
         ])
-        let server = try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
+        let server = try await AuthorizationServer.discover(
+            issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
         #expect(server.authorizationEndpoint.absoluteString == "https://id.example.com/tenant/authorize")
         let urls = await transport.requests.compactMap(\.url?.absoluteString)
         #expect(urls.last == "https://id.example.com/.well-known/oauth-authorization-server/tenant")
@@ -64,7 +67,8 @@ struct ConfigurationTests {
 
     @Test("Discovery refuses a server without S256, an http issuer, and reports when nothing is found")
     func discoveryFailures() async throws {
-        let noS256 = Self.metadata(issuer: "https://id.example.com").replacingOccurrences(of: "\"S256\"", with: "\"plain\"")
+        let noS256 = Self.metadata(issuer: "https://id.example.com").replacingOccurrences(
+            of: "\"S256\"", with: "\"plain\"")
         let plain = RecordingTransport(replies: [.json(200, noS256)])
         let plainError = await #expect(throws: BearerError.self) {
             try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: plain)
@@ -72,11 +76,14 @@ struct ConfigurationTests {
         #expect(plainError?.kind == .invalidDiscoveryDocument)
 
         let insecure = await #expect(throws: BearerError.self) {
-            try await AuthorizationServer.discover(issuer: Fixtures.url("http://id.example.com"), using: RecordingTransport())
+            try await AuthorizationServer.discover(
+                issuer: Fixtures.url("http://id.example.com"), using: RecordingTransport())
         }
         #expect(insecure?.kind == .insecureEndpoint)
 
-        let missing = RecordingTransport(replies: [.text(404, contentType: "text/plain", ""), .text(404, contentType: "text/plain", "")])
+        let missing = RecordingTransport(replies: [
+            .text(404, contentType: "text/plain", ""), .text(404, contentType: "text/plain", ""),
+        ])
         let missingError = await #expect(throws: BearerError.self) {
             try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: missing)
         }

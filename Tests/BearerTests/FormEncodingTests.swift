@@ -19,7 +19,8 @@ struct FormEncodingTests {
         for byte in UInt8(0x20)...UInt8(0x7E) {
             let text = String(UnicodeScalar(byte))
             let encoded = FormEncoding.encode(text)
-            let unreserved = text.first.map { $0.isASCII && ($0.isLetter || $0.isNumber) || "-._*~".contains($0) } ?? false
+            let unreserved =
+                text.first.map { $0.isASCII && ($0.isLetter || $0.isNumber) || "-._*~".contains($0) } ?? false
             if unreserved {
                 #expect(encoded == text)
             } else if byte == UInt8(ascii: " ") {

@@ -20,8 +20,11 @@ struct IDTokenTests {
         return try IDToken(TestTokens.jwt(all))
     }
 
-    private func validate(_ token: IDToken, at time: Date? = nil, nonce: String? = "n-1", skew: TimeInterval = 600) throws {
-        try token.validate(issuer: Fixtures.issuer, clientID: "client-123", nonce: nonce, now: time ?? now, allowedClockSkew: skew)
+    private func validate(_ token: IDToken, at time: Date? = nil, nonce: String? = "n-1", skew: TimeInterval = 600)
+        throws
+    {
+        try token.validate(
+            issuer: Fixtures.issuer, clientID: "client-123", nonce: nonce, now: time ?? now, allowedClockSkew: skew)
     }
 
     @Test("Valid claims pass, and email_verified is read from a bool or a string")
@@ -44,7 +47,9 @@ struct IDTokenTests {
         try validate(try token(["aud": .array(["client-123"])]))
         try validate(try token(["aud": .array(["client-123", "other"]), "azp": "client-123"]))
         #expect(throws: BearerError.self) { try validate(try token(["aud": .array(["client-123", "other"])])) }
-        #expect(throws: BearerError.self) { try validate(try token(["aud": .array(["client-123", "other"]), "azp": "other"])) }
+        #expect(throws: BearerError.self) {
+            try validate(try token(["aud": .array(["client-123", "other"]), "azp": "other"]))
+        }
         #expect(throws: BearerError.self) { try validate(try token(["aud": "other"])) }
         #expect(throws: BearerError.self) { try validate(try token(["aud": "client-123", "azp": "other"])) }
     }
@@ -68,14 +73,17 @@ struct IDTokenTests {
 
     @Test("Padded and standard-base64 segments are decoded")
     func paddedSegments() throws {
-        let payload = #"{"iss":"\#(Fixtures.issuer)","sub":"1?>","aud":"client-123","iat":\#(Int(now.timeIntervalSince1970)),"exp":\#(Int(now.timeIntervalSince1970) + 60)}"#
+        let payload =
+            #"{"iss":"\#(Fixtures.issuer)","sub":"1?>","aud":"client-123","iat":\#(Int(now.timeIntervalSince1970)),"exp":\#(Int(now.timeIntervalSince1970) + 60)}"#
         let standard = Data(payload.utf8).base64EncodedString()
         let header = Data(#"{"alg":"RS256"}"#.utf8).base64EncodedString()
         let token = try IDToken(header + "." + standard + ".c2ln")
         #expect(token.claims.subject == "1?>")
     }
 
-    @Test("Malformed tokens are typed errors", arguments: ["", "a.b", "a.b.c.d", "!!.e30.x", "e30.!!.x", "e30.e30.x", "e30.W10.x"])
+    @Test(
+        "Malformed tokens are typed errors",
+        arguments: ["", "a.b", "a.b.c.d", "!!.e30.x", "e30.!!.x", "e30.e30.x", "e30.W10.x"])
     func malformed(value: String) {
         let error = #expect(throws: BearerError.self) { try IDToken(value) }
         #expect(error?.kind == .invalidIDToken)

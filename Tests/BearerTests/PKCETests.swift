@@ -17,7 +17,10 @@ struct PKCETests {
         for _ in 0..<1000 {
             let pkce = PKCE()
             #expect(pkce.verifier.count == 43)
-            #expect(pkce.verifier.allSatisfy { $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || "-._~".contains($0) })
+            #expect(
+                pkce.verifier.allSatisfy {
+                    $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || "-._~".contains($0)
+                })
             #expect(try PKCE(verifier: pkce.verifier) == pkce)
             #expect(pkce.challenge == PKCE.challenge(for: pkce.verifier))
             seen.insert(pkce.verifier)
@@ -25,9 +28,11 @@ struct PKCETests {
         #expect(seen.count == 1000)
     }
 
-    @Test("Verifiers of 43 and 128 characters are accepted; 42 and 129 are refused", arguments: [
-        (42, false), (43, true), (128, true), (129, false), (0, false),
-    ])
+    @Test(
+        "Verifiers of 43 and 128 characters are accepted; 42 and 129 are refused",
+        arguments: [
+            (42, false), (43, true), (128, true), (129, false), (0, false),
+        ])
     func verifierLengthBounds(length: Int, accepted: Bool) {
         let verifier = String(repeating: "a", count: length)
         if accepted {

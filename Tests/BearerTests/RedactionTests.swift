@@ -23,9 +23,12 @@ struct RedactionTests {
         ]
     }
 
-    private func expectNoSecret(_ secret: String, in value: some Any, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectNoSecret(_ secret: String, in value: some Any, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         for text in renderings(of: value) {
-            #expect(!text.contains(secret), "a rendering of \(type(of: value)) shows the secret", sourceLocation: sourceLocation)
+            #expect(
+                !text.contains(secret), "a rendering of \(type(of: value)) shows the secret",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -99,7 +102,8 @@ struct RedactionTests {
                 expectNoSecret(access, in: "\(error.localizedDescription)")
             }
         }
-        var state = AuthState(server: Fixtures.server, client: Fixtures.publicClient, refreshToken: RefreshToken(refresh))
+        var state = AuthState(
+            server: Fixtures.server, client: Fixtures.publicClient, refreshToken: RefreshToken(refresh))
         state.additionalParameters = [:]
         var object = try JSONDecoder().decode([String: JSONValue].self, from: state.encoded())
         object["grantedScopes"] = .string(refresh)

@@ -13,7 +13,8 @@ struct TokenRequestTests {
     func codeExchangeBody() throws {
         let request = try Fixtures.request()
         let code = "4/0Ab+c d/e="
-        let redirect = Fixtures.redirect(for: request, query: "state=\(request.state)&code=\(FormEncoding.encode(code))")
+        let redirect = Fixtures.redirect(
+            for: request, query: "state=\(request.state)&code=\(FormEncoding.encode(code))")
         let response = try AuthorizationResponse(redirect: redirect, for: request)
         let urlRequest = TokenRequest.authorizationCode(response, for: request).urlRequest
         #expect(urlRequest.httpMethod == "POST")
@@ -22,13 +23,14 @@ struct TokenRequestTests {
         #expect(urlRequest.value(forHTTPHeaderField: "Authorization") == nil)
         let body = String(decoding: urlRequest.httpBody ?? Data(), as: UTF8.self)
         #expect(body.contains("code=4%2F0Ab%2Bc+d%2Fe%3D"))
-        #expect(urlRequest.formBody == [
-            "grant_type": "authorization_code",
-            "code": code,
-            "redirect_uri": "com.example.app:/oauth2callback",
-            "code_verifier": request.pkce.verifier,
-            "client_id": "client-123",
-        ])
+        #expect(
+            urlRequest.formBody == [
+                "grant_type": "authorization_code",
+                "code": code,
+                "redirect_uri": "com.example.app:/oauth2callback",
+                "code_verifier": request.pkce.verifier,
+                "client_id": "client-123",
+            ])
     }
 
     @Test("A client with a secret uses HTTP Basic with id and secret form-encoded first (RFC 6749 §2.3.1)")
@@ -53,13 +55,14 @@ struct TokenRequestTests {
             scopes: ["email", "profile"],
             additionalParameters: ["audience": "api", "grant_type": "password"]
         ).urlRequest
-        #expect(request.formBody == [
-            "grant_type": "refresh_token",
-            "refresh_token": "refresh+token",
-            "scope": "email profile",
-            "audience": "api",
-            "client_id": "client-123",
-        ])
+        #expect(
+            request.formBody == [
+                "grant_type": "refresh_token",
+                "refresh_token": "refresh+token",
+                "scope": "email profile",
+                "audience": "api",
+                "client_id": "client-123",
+            ])
     }
 
     @Test("Sending to an http token endpoint is refused without a request")

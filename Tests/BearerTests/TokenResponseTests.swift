@@ -8,9 +8,13 @@ import Testing
 
 @Suite("Token responses")
 struct TokenResponseTests {
-    private func parse(_ status: Int, _ body: String, contentType: String = "application/json") throws -> TokenResponse {
+    private func parse(_ status: Int, _ body: String, contentType: String = "application/json") throws -> TokenResponse
+    {
         let url = Fixtures.url("https://auth.example.com/token")
-        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: nil, headerFields: ["Content-Type": contentType]) else {
+        guard
+            let response = HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: nil, headerFields: ["Content-Type": contentType])
+        else {
             throw BearerError(.invalidResponse, "test setup")
         }
         return try TokenResponse(data: Data(body.utf8), response: response)
@@ -82,7 +86,9 @@ struct TokenResponseTests {
 
     @Test("A 5xx without an OAuth body is a transient server error")
     func serverErrorIsTransient() {
-        let error = #expect(throws: BearerError.self) { try parse(503, "Service Unavailable", contentType: "text/plain") }
+        let error = #expect(throws: BearerError.self) {
+            try parse(503, "Service Unavailable", contentType: "text/plain")
+        }
         #expect(error?.kind == .serverError)
         #expect(error?.isTransient == true)
     }
@@ -93,7 +99,9 @@ struct TokenResponseTests {
         #expect(truncated?.kind == .unexpectedResponse)
         let missing = #expect(throws: BearerError.self) { try parse(200, #"{"token_type":"Bearer"}"#) }
         #expect(missing?.kind == .invalidResponse)
-        let wrongType = #expect(throws: BearerError.self) { try parse(200, #"{"access_token":5,"token_type":"Bearer"}"#) }
+        let wrongType = #expect(throws: BearerError.self) {
+            try parse(200, #"{"access_token":5,"token_type":"Bearer"}"#)
+        }
         #expect(wrongType?.kind == .invalidResponse)
         let array = #expect(throws: BearerError.self) { try parse(200, "[]") }
         #expect(array?.kind == .unexpectedResponse)

@@ -44,7 +44,9 @@ public struct Client: Sendable, Hashable, Codable {
     private static func isValidScheme(_ scheme: String) -> Bool {
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter else { return false }
         if scheme.hasSuffix(".") || scheme.contains("..") { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) }
+        return scheme.unicodeScalars.allSatisfy {
+            $0.isASCIILetter || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)
+        }
     }
 }
 

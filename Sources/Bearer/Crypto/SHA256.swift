@@ -96,8 +96,12 @@ public struct SHA256: Sendable {
                 | UInt32(block[offset + 3])
         }
         for index in 16..<64 {
-            let s0 = schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18) ^ (schedule[index - 15] >> 3)
-            let s1 = schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19) ^ (schedule[index - 2] >> 10)
+            let s0 =
+                schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18)
+                ^ (schedule[index - 15] >> 3)
+            let s1 =
+                schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19)
+                ^ (schedule[index - 2] >> 10)
             schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
         }
 
@@ -119,7 +123,8 @@ public struct SHA256: Sendable {
             a = temp1 &+ temp2
         }
         state = (
-            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
+            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+            state.7 &+ h
         )
     }
 }

@@ -108,7 +108,8 @@ extension AuthState {
             additionalParameters: additionalParameters
         )
         let response = try await request.send(using: transport)
-        return try applying(refresh: response, requestedScopes: scopes, receivedAt: clock.now(), allowedClockSkew: allowedClockSkew)
+        return try applying(
+            refresh: response, requestedScopes: scopes, receivedAt: clock.now(), allowedClockSkew: allowedClockSkew)
     }
 
     /// Merges the answer to a refresh into a new session.

@@ -101,7 +101,8 @@ public struct TokenRequest: Sendable, Hashable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let secret = client.secret {
             let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(secret.value)
-            request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.setValue(
+                "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         }
         request.httpBody = body
         return request

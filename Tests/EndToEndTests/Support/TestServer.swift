@@ -1,0 +1,60 @@
+import Bearer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The local django-oauth-toolkit server started by `scripts/e2e-server` (see Server/README.md).
+enum TestServer {
+    /// The server's base URL, from `BEARER_E2E_SERVER`.
+    static let baseURL: URL? = ProcessInfo.processInfo.environment["BEARER_E2E_SERVER"].flatMap(URL.init(string:))
+
+    /// Whether the end-to-end tests can run.
+    static var isConfigured: Bool { baseURL != nil }
+
+    /// Why the end-to-end tests are skipped when they are.
+    static let skipReason: Comment = """
+        END-TO-END TESTS SKIPPED: BEARER_E2E_SERVER is not set. Run scripts/test, which starts the \
+        authorization server and runs them.
+        """
+
+    static let transport = URLSessionTransport()
+
+    static func url(_ path: String) throws -> URL {
+        let base = try #require(baseURL, "BEARER_E2E_SERVER is not set")
+        return try #require(URL(string: base.absoluteString + path))
+    }
+
+    static var issuer: URL {
+        get throws { try url("/o") }
+    }
+
+    static func discover() async throws -> AuthorizationServer {
+        try await AuthorizationServer.discover(issuer: issuer, allowingInsecureLoopback: true, using: transport)
+    }
+
+    static let appRedirect = "com.example.bearer:/oauth2callback"
+
+    static func client(_ id: String, secret: String? = nil, redirect: String = appRedirect) throws -> Client {
+        Client(id: id, secret: secret.map(ClientSecret.init), redirectURI: try #require(URL(string: redirect)))
+    }
+
+    /// Token-endpoint requests the server has seen so far, all grant types.
+    static func tokenRequestCount() async throws -> Int {
+        let (data, _) = try await transport.send(URLRequest(url: try url("/counters")))
+        let counters = try JSONDecoder().decode([String: JSONValue].self, from: data)
+        return Int(try #require(counters["token_requests_total"]?.numberValue))
+    }
+
+    /// Calls the Drive-like endpoint with `token` and returns the status, the body and the
+    /// `WWW-Authenticate` header.
+    static func driveAbout(token: AccessToken?) async throws -> (Int, [String: JSONValue], String?) {
+        var request = URLRequest(url: try url("/drive/v3/about?fields=storageQuota,user"))
+        if let token { request.setValue("Bearer \(token.value)", forHTTPHeaderField: "Authorization") }
+        let (data, response) = try await transport.send(request)
+        let body = (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
+        return (response.statusCode, body, response.value(forHTTPHeaderField: "WWW-Authenticate"))
+    }
+}
