@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A failure detected by Bearer itself, as opposed to one the server reported (``OAuthError``).
 ///
 /// Each error has a ``kind`` to branch on, a ``reason`` that says what went wrong and what to do, and
@@ -128,4 +130,9 @@ extension BearerError: CustomStringConvertible {
     public var description: String {
         "BearerError.\(kind): \(reason)"
     }
+}
+
+extension BearerError: LocalizedError {
+    /// The kind and the reason, so `localizedDescription` says what to do.
+    public var errorDescription: String? { description }
 }
