@@ -17,3 +17,33 @@ public enum Scopes {
         return scopes.filter { seen.insert($0).inserted }
     }
 }
+
+extension Scopes {
+    /// Google's short scope names and the URLs they stand for; each pair names one permission.
+    static let googleAliases: [String: String] = [
+        "email": "https://www.googleapis.com/auth/userinfo.email",
+        "profile": "https://www.googleapis.com/auth/userinfo.profile",
+    ]
+
+    /// The canonical form of a scope: Google's long `userinfo` URLs become `email` and `profile`.
+    ///
+    /// - Parameter scope: A scope.
+    /// - Returns: The scope, or its short alias.
+    public static func normalized(_ scope: String) -> String {
+        for (short, long) in googleAliases where scope == long {
+            return short
+        }
+        return scope
+    }
+
+    /// Whether `granted` covers `scope`, treating Google's aliases as equal.
+    ///
+    /// - Parameters:
+    ///   - granted: The granted scopes.
+    ///   - scope: The scope to look for.
+    /// - Returns: `true` when it is granted.
+    public static func contains(_ granted: [String], _ scope: String) -> Bool {
+        let wanted = normalized(scope)
+        return granted.contains { normalized($0) == wanted }
+    }
+}

@@ -28,6 +28,10 @@ public struct BearerError: Error, Sendable {
             case missingRefreshToken
             case needsReauthentication
             case network
+            case hostNotAllowed
+            case userMismatch
+            case storageFailure
+            case insecureStorage
         }
 
         private let base: Base
@@ -77,6 +81,14 @@ public struct BearerError: Error, Sendable {
         public static let needsReauthentication = Kind(.needsReauthentication)
         /// The request did not reach the server or no response came back.
         public static let network = Kind(.network)
+        /// A request's host is not on the session's allow-list, so no token is sent there.
+        public static let hostNotAllowed = Kind(.hostNotAllowed)
+        /// A new grant belongs to another user than the session's.
+        public static let userMismatch = Kind(.userMismatch)
+        /// A session store could not read, write or lock a session.
+        public static let storageFailure = Kind(.storageFailure)
+        /// A session file or folder can be read by other users; it is refused until its mode is fixed.
+        public static let insecureStorage = Kind(.insecureStorage)
     }
 
     /// What kind of failure this is.
@@ -87,17 +99,27 @@ public struct BearerError: Error, Sendable {
     public let file: String
     /// The line that raised the error.
     public let line: UInt
+    /// How long the server asked clients to wait before trying again (`Retry-After`), if it said.
+    public var retryAfter: TimeInterval?
 
     /// Creates an error.
     ///
     /// - Parameters:
     ///   - kind: What kind of failure this is.
     ///   - reason: What went wrong and what to do; never include a token.
+    ///   - retryAfter: How long the server asked clients to wait, if it said.
     ///   - file: The raising file.
     ///   - line: The raising line.
-    public init(_ kind: Kind, _ reason: String, file: String = #fileID, line: UInt = #line) {
+    public init(
+        _ kind: Kind,
+        _ reason: String,
+        retryAfter: TimeInterval? = nil,
+        file: String = #fileID,
+        line: UInt = #line
+    ) {
         self.kind = kind
         self.reason = reason
+        self.retryAfter = retryAfter
         self.file = file
         self.line = line
     }
@@ -109,7 +131,7 @@ public struct BearerError: Error, Sendable {
 
     /// Whether the same call may succeed if tried again later.
     public var isTransient: Bool {
-        kind == .network || kind == .serverError
+        kind == .network || kind == .serverError || kind == .storageFailure
     }
 }
 

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// An error that the authorization server reported, in a redirect (RFC 6749 §4.1.2.1) or in a
 /// token-endpoint response (RFC 6749 §5.2).
 ///
@@ -70,6 +72,11 @@ public struct OAuthError: Error, Sendable, Hashable {
     public var errorURI: String?
     /// The HTTP status of the response that carried the error, or `nil` for an error in a redirect.
     public var statusCode: Int?
+    /// The scopes a resource server says the request needs (`scope` of an `insufficient_scope`
+    /// challenge, RFC 6750 §3); empty otherwise.
+    public var requiredScopes: [String]
+    /// How long the server asked clients to wait before trying again (`Retry-After`), if it said.
+    public var retryAfter: TimeInterval?
 
     /// Creates an error as the server reported it.
     ///
@@ -78,11 +85,22 @@ public struct OAuthError: Error, Sendable, Hashable {
     ///   - errorDescription: The `error_description` value.
     ///   - errorURI: The `error_uri` value.
     ///   - statusCode: The HTTP status, when the error came in an HTTP response.
-    public init(code: Code, errorDescription: String? = nil, errorURI: String? = nil, statusCode: Int? = nil) {
+    ///   - requiredScopes: The scopes a resource server asked for.
+    ///   - retryAfter: The server's `Retry-After`, in seconds.
+    public init(
+        code: Code,
+        errorDescription: String? = nil,
+        errorURI: String? = nil,
+        statusCode: Int? = nil,
+        requiredScopes: [String] = [],
+        retryAfter: TimeInterval? = nil
+    ) {
         self.code = code
         self.errorDescription = errorDescription
         self.errorURI = errorURI
         self.statusCode = statusCode
+        self.requiredScopes = requiredScopes
+        self.retryAfter = retryAfter
     }
 
     /// Whether the user must sign in again: the grant is gone or the user must interact.
@@ -108,8 +126,11 @@ extension OAuthError: CustomStringConvertible {
         if let statusCode { text += ", HTTP \(statusCode)" }
         if let errorDescription { text += ": \(errorDescription)" }
         if let errorURI { text += " (see \(errorURI))" }
+        if !requiredScopes.isEmpty { text += " (needs scope \(requiredScopes.joined(separator: " ")))" }
         text += ") — "
-        if requiresReauthentication {
+        if code == .insufficientScope {
+            text += "ask the user for the missing scopes"
+        } else if requiresReauthentication {
             text += "the user must sign in again"
         } else if isTransient {
             text += "try again later"

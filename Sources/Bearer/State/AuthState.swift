@@ -144,12 +144,13 @@ public struct AuthState: Sendable, Hashable {
         return now >= expiresAt.addingTimeInterval(-effectiveLeeway(leeway))
     }
 
-    /// Whether `scope` has been granted.
+    /// Whether `scope` has been granted; Google's aliases count as the same scope (`email` is
+    /// `https://www.googleapis.com/auth/userinfo.email`, `profile` likewise).
     ///
     /// - Parameter scope: A scope.
     /// - Returns: `true` when the server granted it.
     public func hasGranted(_ scope: String) -> Bool {
-        grantedScopes.contains(scope)
+        Scopes.contains(grantedScopes, scope)
     }
 }
 

@@ -10,7 +10,9 @@ public import Foundation
 /// HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret form-encoded before base64.
 public struct TokenRequest: Sendable, Hashable {
     /// The parameter names whose values are secrets, redacted from descriptions.
-    static let secretParameterNames: Set<String> = ["code", "code_verifier", "refresh_token", "client_secret"]
+    static let secretParameterNames: Set<String> = [
+        "code", "code_verifier", "refresh_token", "client_secret", "token", "device_code",
+    ]
 
     /// The server whose token endpoint receives the request.
     public let server: AuthorizationServer
@@ -95,29 +97,15 @@ public struct TokenRequest: Sendable, Hashable {
 
     /// The `URLRequest` to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client with a secret.
     public var urlRequest: URLRequest {
-        var request = URLRequest(url: endpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let secret = client.secret {
-            let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(secret.value)
-            request.setValue(
-                "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
-        }
-        request.httpBody = body
-        return request
+        FormPost.urlRequest(endpoint: endpoint, parameters: parameters, client: client)
     }
 }
 
 extension TokenRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The endpoint and parameter names, with secret values redacted.
     public var description: String {
-        let shown = parameters.map { parameter in
-            Self.secretParameterNames.contains(parameter.name)
-                ? "\(parameter.name)=<redacted>" : "\(parameter.name)=\(parameter.value)"
-        }
         let authentication = client.secret == nil ? "none" : "client_secret_basic"
-        return "TokenRequest(\(endpoint.absoluteString), \(shown.joined(separator: "&")), "
+        return "TokenRequest(\(endpoint.absoluteString), \(FormPost.describe(parameters)), "
             + "client authentication: \(authentication))"
     }
 

@@ -27,12 +27,16 @@ public enum EndpointResponse {
         let status = response.statusCode
         let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
         let object = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {
+            RetryAfter.delay(from: $0, now: Date())
+        }
         if let object, let code = object["error"]?.stringValue {
             throw OAuthError(
                 code: OAuthError.Code(rawValue: code),
                 errorDescription: object["error_description"]?.stringValue,
                 errorURI: object["error_uri"]?.stringValue,
-                statusCode: status
+                statusCode: status,
+                retryAfter: retryAfter
             )
         }
         guard (200..<300).contains(status) else {
@@ -40,7 +44,8 @@ public enum EndpointResponse {
                 throw BearerError(
                     .serverError,
                     "The \(endpointName) answered HTTP \(status) (\(contentType)); the server is failing or busy. "
-                        + "Try again later."
+                        + "Try again later.",
+                    retryAfter: retryAfter
                 )
             }
             throw BearerError(

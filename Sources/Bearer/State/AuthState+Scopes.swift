@@ -1,0 +1,63 @@
+public import Foundation
+
+extension AuthState {
+    /// The scopes of `scopes` that are not granted yet (Google's aliases count as granted).
+    ///
+    /// - Parameter scopes: Scopes the app needs.
+    /// - Returns: The missing ones, in order, without duplicates.
+    public func missingScopes(_ scopes: [String]) -> [String] {
+        Scopes.deduplicated(scopes).filter { !hasGranted($0) }
+    }
+
+    /// Builds the request for incremental authorization: the union of granted and new scopes,
+    /// sorted, with `include_granted_scopes=true` and `login_hint` set to the user's email.
+    ///
+    /// - Parameters:
+    ///   - scopes: The scopes to add.
+    ///   - redirectURI: The redirect URI to send, when it differs from the client's.
+    ///   - additionalParameters: Extra parameters (e.g. `prompt`).
+    /// - Returns: The request to open, or `nil` when every scope is already granted.
+    /// - Throws: ``BearerError`` as ``AuthorizationRequest/init(server:client:scopes:redirectURI:additionalParameters:)``.
+    public func addScopesRequest(
+        _ scopes: [String],
+        redirectURI: URL? = nil,
+        additionalParameters: [String: String] = [:]
+    ) throws -> AuthorizationRequest? {
+        let missing = missingScopes(scopes)
+        guard !missing.isEmpty else { return nil }
+        var parameters = additionalParameters
+        parameters["include_granted_scopes"] = "true"
+        if let email = user?.email { parameters["login_hint"] = email }
+        return try AuthorizationRequest(
+            server: server,
+            client: client,
+            scopes: Array(Set(grantedScopes + missing)).sorted(),
+            redirectURI: redirectURI,
+            additionalParameters: parameters
+        )
+    }
+
+    /// Merges the session created by an incremental authorization into this one.
+    ///
+    /// - Parameter grant: The session from exchanging the incremental request's code.
+    /// - Returns: The merged session: the new tokens and scopes, the old refresh token when the
+    ///   new grant has none.
+    /// - Throws: ``BearerError/Kind/userMismatch`` when the grant belongs to another user; this
+    ///   session is then unchanged.
+    public func merging(additionalGrant grant: AuthState) throws -> AuthState {
+        if let current = user?.subject, let granted = grant.user?.subject, current != granted {
+            throw BearerError(
+                .userMismatch,
+                "The new grant belongs to another account than the signed-in one; the session was not changed. "
+                    + "Ask the user to choose the same account."
+            )
+        }
+        var merged = grant
+        if merged.refreshToken == nil { merged.refreshToken = refreshToken }
+        if merged.user == nil { merged.user = user }
+        if merged.idToken == nil { merged.idToken = idToken }
+        merged.requestedScopes = Scopes.deduplicated(requestedScopes + grant.requestedScopes)
+        merged.reauthenticationError = nil
+        return merged
+    }
+}

@@ -1,0 +1,109 @@
+public import Foundation
+
+/// A ``SessionStore`` that keeps each session in its own file, safe to share between processes.
+///
+/// - The folder is created with mode 0700 and each file with 0600.
+/// - A save writes a temporary file (created with `O_EXCL`), flushes it, renames it over the old
+///   file and flushes the folder, so a crash leaves either the old or the new session, never a
+///   torn one. (Foundation's atomic write would reset the mode to 0644.)
+/// - ``withExclusiveAccess(to:_:)`` holds an advisory lock (`flock`) on a lock file per key, so two
+///   processes never refresh the same session at once.
+/// - A session file that group or others can read is refused with an error that says how to fix
+///   it; a corrupt file is reported by name and left in place.
+public struct FileSessionStore: SessionStore {
+    /// The folder holding the session files.
+    public let directory: URL
+    /// How long ``withExclusiveAccess(to:_:)`` waits for another process to release a lock.
+    public var lockTimeout: Duration
+
+    private let locks = AsyncKeyedLock()
+
+    /// Creates a store in `directory`, which is created (mode 0700) on the first save.
+    ///
+    /// - Parameters:
+    ///   - directory: The folder for session files.
+    ///   - lockTimeout: How long to wait for a lock held by another process (60 s by default).
+    public init(directory: URL, lockTimeout: Duration = .seconds(60)) {
+        self.directory = directory
+        self.lockTimeout = lockTimeout
+    }
+
+    /// The file that holds the session saved under `key`.
+    ///
+    /// - Parameter key: A key of letters, digits and `. _ - @ +`, not starting with a dot.
+    /// - Returns: The file's URL.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` for any other key.
+    public func fileURL(for key: String) throws -> URL {
+        try Self.checkKey(key)
+        return directory.appendingPathComponent(key + ".json", isDirectory: false)
+    }
+
+    /// Reads the session saved under `key`.
+    ///
+    /// - Throws: ``BearerError/Kind/insecureStorage`` when the file is readable by others,
+    ///   ``BearerError/Kind/corruptState`` naming the file when it cannot be decoded, or
+    ///   ``BearerError/Kind/storageFailure``.
+    public func load(key: String) async throws -> AuthState? {
+        let path = try fileURL(for: key).path
+        guard let bytes = try POSIXFile.readSecret(at: path) else { return nil }
+        do {
+            return try AuthState(encoded: bytes)
+        } catch let error as BearerError {
+            throw BearerError(
+                error.kind,
+                "The session file \(path) cannot be used: \(error.reason) The file was left as it is.",
+                file: error.file,
+                line: error.line
+            )
+        }
+    }
+
+    /// Saves `state` under `key`, atomically, in a file of mode 0600.
+    public func save(_ state: AuthState, key: String) async throws {
+        let url = try fileURL(for: key)
+        let data = try state.encoded()
+        try POSIXFile.createDirectory(at: directory.path)
+        try POSIXFile.writeAtomically(data, to: url.path, directory: directory.path)
+    }
+
+    /// Removes the session file of `key`.
+    public func remove(key: String) async throws {
+        try POSIXFile.remove(at: try fileURL(for: key).path, directory: directory.path)
+    }
+
+    /// Runs `body` while holding the lock of `key`, across tasks and processes.
+    public func withExclusiveAccess<Result: Sendable>(
+        to key: String,
+        _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try Self.checkKey(key)
+        try POSIXFile.createDirectory(at: directory.path)
+        let lockPath = directory.appendingPathComponent("." + key + ".lock", isDirectory: false).path
+        let timeout = lockTimeout
+        return try await locks.withLock(key) {
+            let lock = try await POSIXFile.lockExclusively(at: lockPath, timeout: timeout)
+            defer { lock.unlock() }
+            return try await body()
+        }
+    }
+
+    private static func checkKey(_ key: String) throws {
+        let allowed = key.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"),
+                UInt8(ascii: "@"), UInt8(ascii: "+"):
+                return true
+            default:
+                return false
+            }
+        }
+        guard allowed, !key.isEmpty, key.utf8.count <= 200, !key.hasPrefix(".") else {
+            throw BearerError(
+                .invalidConfiguration,
+                "A session key may only contain letters, digits and . _ - @ + (not starting with a dot); "
+                    + "\"\(key)\" does not."
+            )
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// A ``SessionStore`` that keeps sessions in memory, for tests and for apps that never persist.
+///
+/// Sessions are kept in their serialized form, so what comes back is exactly what a persistent
+/// store would return.
+public actor InMemorySessionStore: SessionStore {
+    private var items: [String: Data] = [:]
+    private let locks = AsyncKeyedLock()
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// Reads the session saved under `key`.
+    public func load(key: String) async throws -> AuthState? {
+        guard let bytes = items[key] else { return nil }
+        return try AuthState(encoded: bytes)
+    }
+
+    /// Saves `state` under `key`.
+    public func save(_ state: AuthState, key: String) async throws {
+        items[key] = try state.encoded()
+    }
+
+    /// Removes the session saved under `key`.
+    public func remove(key: String) async throws {
+        items[key] = nil
+    }
+
+    /// Runs `body` while holding the lock of `key` (within this process).
+    public nonisolated func withExclusiveAccess<Result: Sendable>(
+        to key: String,
+        _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try await locks.withLock(key, body)
+    }
+}

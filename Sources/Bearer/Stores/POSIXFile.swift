@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file-system calls ``FileSessionStore`` needs, with modes, `O_EXCL`, `fsync` and `flock`,
+/// which Foundation does not offer.
+enum POSIXFile {
+    /// Creates `path` and any missing parents with mode 0700.
+    static func createDirectory(at path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: path,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw BearerError(.storageFailure, "Cannot create the folder \(path): \(error.localizedDescription)")
+        }
+        guard chmod(path, 0o700) == 0 else { throw failure("set the mode of", path) }
+    }
+
+    /// Reads a file that must be private to its owner; `nil` when it does not exist.
+    static func readSecret(at path: String) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            if errno == ELOOP {
+                throw BearerError(.insecureStorage, "\(path) is a symbolic link; session files must be regular files.")
+            }
+            throw failure("open", path)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw BearerError(.insecureStorage, "\(path) is not a regular file; move it away and sign in again.")
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw BearerError(
+                .insecureStorage,
+                "\(path) can be read or written by other users (mode \(String(status.st_mode & 0o777, radix: 8))). "
+                    + "Run: chmod 600 '\(path)' — and consider the session compromised if others could read it."
+            )
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("read", path)
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+        }
+        return data
+    }
+
+    /// Writes `data` to a new temporary file of mode 0600, flushes it, renames it to `path` and
+    /// flushes the folder.
+    static func writeAtomically(_ data: Data, to path: String, directory: String) throws {
+        var generator = SystemRandomNumberGenerator()
+        let suffix = String(UInt64.random(in: .min ... .max, using: &generator), radix: 16)
+        let temporary = directory + "/." + (path.split(separator: "/").last.map(String.init) ?? "session") + "." + suffix
+            + ".tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw failure("create", temporary) }
+        var written = false
+        defer {
+            if !written { unlink(temporary) }
+        }
+        do {
+            defer { close(descriptor) }
+            guard fchmod(descriptor, 0o600) == 0 else { throw failure("set the mode of", temporary) }
+            try data.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let count = write(descriptor, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
+                    if count < 0 {
+                        if errno == EINTR { continue }
+                        throw failure("write", temporary)
+                    }
+                    offset += count
+                }
+            }
+            guard fsync(descriptor) == 0 else { throw failure("flush", temporary) }
+        }
+        guard rename(temporary, path) == 0 else { throw failure("replace", path) }
+        written = true
+        try syncDirectory(directory)
+    }
+
+    /// Removes `path`; a missing file is not an error.
+    static func remove(at path: String, directory: String) throws {
+        if unlink(path) != 0 && errno != ENOENT { throw failure("remove", path) }
+        try? syncDirectory(directory)
+    }
+
+    /// Takes an exclusive `flock` on `path`, polling without blocking a thread, for up to `timeout`.
+    static func lockExclusively(at path: String, timeout: Duration) async throws -> FileLock {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw failure("open the lock file", path) }
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var pause = Duration.milliseconds(1)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                close(descriptor)
+                throw failure("lock", path)
+            }
+            guard clock.now < deadline else {
+                close(descriptor)
+                throw BearerError(
+                    .storageFailure,
+                    "Another process has held the lock \(path) for too long; try again, or stop that process."
+                )
+            }
+            do {
+                try await Task.sleep(for: pause)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            pause = min(pause * 2, .milliseconds(20))
+        }
+        return FileLock(descriptor: descriptor)
+    }
+
+    private static func syncDirectory(_ directory: String) throws {
+        let descriptor = open(directory, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("open", directory) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("flush", directory) }
+    }
+
+    private static func failure(_ action: String, _ path: String) -> BearerError {
+        let reason = String(cString: strerror(errno))
+        return BearerError(.storageFailure, "Cannot \(action) \(path): \(reason).")
+    }
+}
+
+/// A held `flock`; ``unlock()`` releases it and closes the file.
+struct FileLock: Sendable {
+    let descriptor: Int32
+
+    func unlock() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}
