@@ -19,12 +19,25 @@ public actor RecordingTransport: HTTPTransport {
     /// The requests sent so far, in order.
     public private(set) var requests: [URLRequest] = []
     private var replies: [Reply]
+    private let responseDelay: Duration?
 
     /// Creates a transport that answers with `replies`, in order.
     ///
-    /// - Parameter replies: The scripted answers.
-    public init(replies: [Reply] = []) {
+    /// - Parameters:
+    ///   - replies: The scripted answers.
+    ///   - responseDelay: How long each answer takes, to hold requests in flight (never used to
+    ///     wait for time to pass).
+    public init(replies: [Reply] = [], responseDelay: Duration? = nil) {
         self.replies = replies
+        self.responseDelay = responseDelay
+    }
+
+    /// The requests sent to URLs whose path ends with `suffix`.
+    ///
+    /// - Parameter suffix: A path suffix, e.g. `/token`.
+    /// - Returns: The matching requests.
+    public func requests(toPathEnding suffix: String) -> [URLRequest] {
+        requests.filter { $0.url?.path.hasSuffix(suffix) == true }
     }
 
     /// Adds an answer to the end of the script.
@@ -40,7 +53,9 @@ public actor RecordingTransport: HTTPTransport {
         guard !replies.isEmpty else {
             throw TransportScriptExhausted(url: request.url)
         }
-        switch replies.removeFirst() {
+        let reply = replies.removeFirst()
+        if let responseDelay { try await Task.sleep(for: responseDelay) }
+        switch reply {
         case .response(let status, let headers, let body):
             guard let url = request.url,
                 let response = HTTPURLResponse(

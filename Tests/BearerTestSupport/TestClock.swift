@@ -1,0 +1,32 @@
+public import Bearer
+public import Foundation
+
+/// A clock that tests move by hand, so no test sleeps to wait for an expiry.
+public final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    /// Creates a clock reading `start`.
+    ///
+    /// - Parameter start: The initial time.
+    public init(_ start: Date) {
+        current = start
+    }
+
+    /// The current time.
+    public var now: Date {
+        lock.withLock { current }
+    }
+
+    /// Moves the clock forward.
+    ///
+    /// - Parameter seconds: How far.
+    public func advance(by seconds: TimeInterval) {
+        lock.withLock { current = current.addingTimeInterval(seconds) }
+    }
+
+    /// A ``WallClock`` reading this clock.
+    public var wallClock: WallClock {
+        WallClock { [self] in now }
+    }
+}
