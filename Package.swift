@@ -21,8 +21,13 @@ let package = Package(
         .target(name: "BearerTestSupport", dependencies: ["Bearer"], path: "Tests/BearerTestSupport"),
         .executableTarget(name: "BearerCLI", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer"]),
+        .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Bearer", "BearerTestSupport"], exclude: ["Server"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Bearer", "BearerTestSupport", "BearerSessionProbe"],
+            exclude: ["Server"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

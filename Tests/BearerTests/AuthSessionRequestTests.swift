@@ -82,7 +82,8 @@ struct AuthSessionRequestTests {
         #expect(await session.hasGranted("https://www.googleapis.com/auth/userinfo.email"))
         #expect(await session.hasGranted("email"))
         #expect(await !session.hasGranted("profile"))
-        #expect(try await session.addScopes(["https://www.googleapis.com/auth/userinfo.email", "drive.readonly"]) == nil)
+        #expect(
+            try await session.addScopes(["https://www.googleapis.com/auth/userinfo.email", "drive.readonly"]) == nil)
     }
 
     @Test("addScopes asks for the sorted union with include_granted_scopes and login_hint")
@@ -106,7 +107,8 @@ struct AuthSessionRequestTests {
             )
         )
         let redirect = Fixtures.redirect(for: request, query: "state=\(request.state)&code=up")
-        let merged = try await session.completeAddingScopes(try AuthorizationResponse(redirect: redirect, for: request), for: request)
+        let merged = try await session.completeAddingScopes(
+            try AuthorizationResponse(redirect: redirect, for: request), for: request)
         #expect(Set(merged.grantedScopes) == ["drive.file", "drive.readonly", "email", "openid"])
         #expect(merged.refreshToken?.value == "rt-1", "the old refresh token is kept when none is issued")
         #expect(try await store.load(key: "main") == merged)
@@ -124,7 +126,8 @@ struct AuthSessionRequestTests {
         )
         let redirect = Fixtures.redirect(for: request, query: "state=\(request.state)&code=up")
         let error = await #expect(throws: BearerError.self) {
-            try await session.completeAddingScopes(try AuthorizationResponse(redirect: redirect, for: request), for: request)
+            try await session.completeAddingScopes(
+                try AuthorizationResponse(redirect: redirect, for: request), for: request)
         }
         #expect(error?.kind == .userMismatch)
         #expect(await session.state == before)
@@ -133,7 +136,9 @@ struct AuthSessionRequestTests {
 
     @Test("Sign-out revokes the refresh token and removes the stored session")
     func signOutRevokes() async throws {
-        let (session, transport, store) = try await base.makeSession(replies: [.text(200, contentType: "text/plain", "")])
+        let (session, transport, store) = try await base.makeSession(replies: [
+            .text(200, contentType: "text/plain", "")
+        ])
         let outcome = try await session.signOut()
         guard case .revoked = outcome else {
             Issue.record("expected revocation, got \(outcome)")
@@ -161,7 +166,9 @@ struct AuthSessionRequestTests {
 
     @Test("A new sign-in replaces a session that needs re-authentication")
     func replaceClearsMark() async throws {
-        let (session, transport, store) = try await base.makeSession(replies: [.json(400, #"{"error":"invalid_grant"}"#)])
+        let (session, transport, store) = try await base.makeSession(replies: [
+            .json(400, #"{"error":"invalid_grant"}"#)
+        ])
         base.clock.advance(by: 3600)
         await #expect(throws: BearerError.self) { try await session.validAccessToken() }
         var fresh = await session.state
@@ -181,7 +188,8 @@ struct ChallengeParsingTests {
     func parsesBearer() throws {
         let challenge = try #require(
             BearerChallenge(
-                header: #"Basic realm="x", Bearer realm="api", error=invalid_token, error_description="a \"quoted\" text", scope="a b""#
+                header:
+                    #"Basic realm="x", Bearer realm="api", error=invalid_token, error_description="a \"quoted\" text", scope="a b""#
             )
         )
         #expect(challenge.realm == "api")

@@ -218,7 +218,10 @@ struct AuthSessionTests {
         let (session, _, _) = try await makeSession(policy: .google)
         _ = try await session.authorize(apiRequest("https://www.googleapis.com/drive/v3/about"))
         _ = try await session.authorize(apiRequest("https://drive.GOOGLEAPIS.com/x"))
-        for url in ["https://googleapis.com/x", "https://evil.com/x", "https://googleapis.com.evil.com/x", "https://evilgoogleapis.com/x"] {
+        for url in [
+            "https://googleapis.com/x", "https://evil.com/x", "https://googleapis.com.evil.com/x",
+            "https://evilgoogleapis.com/x",
+        ] {
             let error = await #expect(throws: BearerError.self) { try await session.authorize(apiRequest(url)) }
             #expect(error?.kind == .hostNotAllowed, "\(url)")
         }

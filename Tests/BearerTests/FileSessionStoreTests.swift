@@ -66,9 +66,11 @@ struct FileSessionStoreTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test("A corrupt or future file is an error naming the file, and is not deleted", arguments: [
-        "not json", "{\"version\":1}", "{\"version\":99,\"x\":1}", "",
-    ])
+    @Test(
+        "A corrupt or future file is an error naming the file, and is not deleted",
+        arguments: [
+            "not json", "{\"version\":1}", "{\"version\":99,\"x\":1}", "",
+        ])
     func corruptFileKept(contents: String) async throws {
         defer { cleanUp() }
         try await store.save(state, key: "default")
@@ -128,10 +130,14 @@ struct FileSessionStoreTests {
         try await store.save(state, key: "default")
         let transport = RecordingTransport(replies: [AuthSessionTests.refreshReply], responseDelay: .milliseconds(20))
         let first = try #require(
-            try await AuthSession.restore(key: "default", from: FileSessionStore(directory: directory), transport: transport, clock: clock.wallClock)
+            try await AuthSession.restore(
+                key: "default", from: FileSessionStore(directory: directory), transport: transport,
+                clock: clock.wallClock)
         )
         let second = try #require(
-            try await AuthSession.restore(key: "default", from: FileSessionStore(directory: directory), transport: transport, clock: clock.wallClock)
+            try await AuthSession.restore(
+                key: "default", from: FileSessionStore(directory: directory), transport: transport,
+                clock: clock.wallClock)
         )
         async let a = first.validAccessToken()
         async let b = second.validAccessToken()

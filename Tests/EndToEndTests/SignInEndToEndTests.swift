@@ -7,7 +7,8 @@ import Testing
 #endif
 
 /// The authorization-code flow with PKCE against a real django-oauth-toolkit server. Serialized,
-/// because some tests compare the server's token-request counter before and after.
+/// because some tests compare the server's token-request counter for bearer-confidential (which
+/// no other suite uses) before and after.
 @Suite(
     "End to end: sign-in, exchange, refresh", .serialized, .enabled(if: TestServer.isConfigured, TestServer.skipReason))
 struct SignInEndToEndTests {
@@ -136,8 +137,9 @@ struct SignInEndToEndTests {
 
     @Test("A tampered state is rejected before any token request")
     func tamperedState() async throws {
-        let (request, redirect) = try await authorize()
-        let before = try await TestServer.tokenRequestCount()
+        let (request, redirect) = try await authorize(
+            client: "bearer-confidential", secret: "bearer-confidential-test-secret")
+        let before = try await TestServer.tokenRequestCount(client: "bearer-confidential")
         let tampered = try #require(
             URL(
                 string: redirect.absoluteString.replacingOccurrences(of: "state=\(request.state)", with: "state=forged")
@@ -146,13 +148,14 @@ struct SignInEndToEndTests {
         #expect(tampered != redirect)
         let error = #expect(throws: BearerError.self) { try AuthorizationResponse(redirect: tampered, for: request) }
         #expect(error?.kind == .stateMismatch)
-        #expect(try await TestServer.tokenRequestCount() == before)
+        #expect(try await TestServer.tokenRequestCount(client: "bearer-confidential") == before)
     }
 
     @Test("A wrong or missing iss is rejected before any token request (RFC 9207)")
     func wrongIssuer() async throws {
-        let (request, redirect) = try await authorize()
-        let before = try await TestServer.tokenRequestCount()
+        let (request, redirect) = try await authorize(
+            client: "bearer-confidential", secret: "bearer-confidential-test-secret")
+        let before = try await TestServer.tokenRequestCount(client: "bearer-confidential")
         var components = try #require(URLComponents(url: redirect, resolvingAgainstBaseURL: false))
         let items = try #require(components.queryItems)
         #expect(items.contains { $0.name == "iss" })
@@ -167,7 +170,7 @@ struct SignInEndToEndTests {
             try AuthorizationResponse(redirect: try #require(components.url), for: request)
         }
         #expect(missing?.kind == .missingIssuer)
-        #expect(try await TestServer.tokenRequestCount() == before)
+        #expect(try await TestServer.tokenRequestCount(client: "bearer-confidential") == before)
     }
 
     @Test("Denying consent comes back as access_denied")

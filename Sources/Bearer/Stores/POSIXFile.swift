@@ -74,7 +74,8 @@ enum POSIXFile {
     static func writeAtomically(_ data: Data, to path: String, directory: String) throws {
         var generator = SystemRandomNumberGenerator()
         let suffix = String(UInt64.random(in: .min ... .max, using: &generator), radix: 16)
-        let temporary = directory + "/." + (path.split(separator: "/").last.map(String.init) ?? "session") + "." + suffix
+        let temporary =
+            directory + "/." + (path.split(separator: "/").last.map(String.init) ?? "session") + "." + suffix
             + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary) }

@@ -20,7 +20,8 @@ enum FormPost {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         if let secret = client.secret {
             let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(secret.value)
-            request.setValue("Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+            request.setValue(
+                "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         }
         request.httpBody = Data(FormEncoding.encode(parameters.map { ($0.name, $0.value) }).utf8)
         return request

@@ -41,11 +41,14 @@ enum TestServer {
         Client(id: id, secret: secret.map(ClientSecret.init), redirectURI: try #require(URL(string: redirect)))
     }
 
-    /// Token-endpoint requests the server has seen so far, all grant types.
-    static func tokenRequestCount() async throws -> Int {
+    /// Token-endpoint requests from `clientID` seen so far, all grant types.
+    static func tokenRequestCount(client clientID: String) async throws -> Int {
         let (data, _) = try await transport.send(URLRequest(url: try url("/counters")))
         let counters = try JSONDecoder().decode([String: JSONValue].self, from: data)
-        return Int(try #require(counters["token_requests_total"]?.numberValue))
+        guard case .object(let byClient)? = counters["token_requests_by_client"],
+            case .object(let grants)? = byClient[clientID]
+        else { return 0 }
+        return grants.values.reduce(0) { $0 + Int($1.numberValue ?? 0) }
     }
 
     /// Calls the Drive-like endpoint with `token` and returns the status, the body and the
@@ -56,5 +59,35 @@ enum TestServer {
         let (data, response) = try await transport.send(request)
         let body = (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
         return (response.statusCode, body, response.value(forHTTPHeaderField: "WWW-Authenticate"))
+    }
+}
+
+extension TestServer {
+    /// Token-endpoint requests with `grant_type` from `clientID` seen so far.
+    static func tokenRequests(client clientID: String, grantType: String) async throws -> Int {
+        let (data, _) = try await transport.send(URLRequest(url: try url("/counters")))
+        let counters = try JSONDecoder().decode([String: JSONValue].self, from: data)
+        guard case .object(let byClient)? = counters["token_requests_by_client"],
+            case .object(let grants)? = byClient[clientID]
+        else { return 0 }
+        return Int(grants[grantType]?.numberValue ?? 0)
+    }
+
+    /// Signs alice in with `clientID` through the browser and exchanges the code.
+    static func signIn(
+        client clientID: String = "bearer-trusted",
+        scopes: [String] = ["openid", "email", "drive.readonly"],
+        browser: Browser = Browser()
+    ) async throws -> AuthState {
+        let server = try await discover()
+        let request = try AuthorizationRequest(server: server, client: try client(clientID), scopes: scopes)
+        try await browser.signIn()
+        let redirect = try await browser.authorize(request.url)
+        let response = try AuthorizationResponse(redirect: redirect, for: request)
+        return try await AuthState.exchange(response, for: request, using: transport)
+    }
+
+    static var driveAbout: URLRequest {
+        get throws { URLRequest(url: try url("/drive/v3/about?fields=user")) }
     }
 }

@@ -97,3 +97,24 @@ def counters(request):
 def index(request):
     who = request.user.get_username() if request.user.is_authenticated else "anonymous"
     return HttpResponse(f"Bearer end-to-end test authorization server. Signed in as: {who}\n", content_type="text/plain")
+
+
+@csrf_exempt
+@require_http_methods(["POST"])
+def expire_access_token(request):
+    """Test helper: makes one access token expire now, leaving its refresh token valid.
+
+    Stands in for a server that invalidates an access token before its announced expiry (RFC 7009
+    revocation of an access token also revokes its refresh token in django-oauth-toolkit).
+    """
+    import hashlib
+
+    from django.utils import timezone
+    from oauth2_provider.models import get_access_token_model
+
+    token = request.POST.get("token", "")
+    checksum = hashlib.sha256(token.encode("utf-8")).hexdigest()
+    updated = get_access_token_model().objects.filter(token_checksum=checksum).update(
+        expires=timezone.now() - timezone.timedelta(seconds=1)
+    )
+    return JsonResponse({"expired": updated})

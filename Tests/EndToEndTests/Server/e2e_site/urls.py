@@ -25,4 +25,5 @@ urlpatterns = [
     path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")),
     path("drive/v3/about", views.drive_about, name="drive-about"),
     path("counters", views.counters, name="counters"),
+    path("test/expire-access-token", views.expire_access_token, name="expire-access-token"),
 ]

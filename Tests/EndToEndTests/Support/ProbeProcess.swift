@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// A running BearerSessionProbe process (see Tests/SessionProbe).
+struct ProbeProcess {
+    private let process = Process()
+    private let output = Pipe()
+
+    /// The probe executable, built next to the test bundle.
+    static func executable() throws -> URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = testBinary.deletingLastPathComponent()
+        while !directory.path.isEmpty && directory.path != "/" {
+            let candidate = directory.appendingPathComponent("BearerSessionProbe")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw ProbeMissing()
+    }
+
+    init(_ executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+    }
+
+    func waitForOutput() -> (status: Int32, text: String) {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+struct ProbeMissing: Error, CustomStringConvertible {
+    var description: String { "BearerSessionProbe was not found next to the test binary; run swift build first." }
+}
