@@ -24,6 +24,11 @@ let package = Package(
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
         .testTarget(
+            name: "BearerMigrationTests",
+            dependencies: ["BearerMigration", "BearerTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["Bearer", "BearerTestSupport", "BearerSessionProbe"],
             exclude: ["Server"]

@@ -220,7 +220,7 @@ public actor AuthSession: Authorizer {
 
     /// Takes the stored session when it is the same user's (another process refreshed or signed in again).
     private func adoptStored(_ stored: AuthState) {
-        guard stored.user?.subject == state.user?.subject || stored.user == nil || state.user == nil else { return }
+        guard stored.mayBeSameUser(as: state) else { return }
         state = stored
         notifyObservers()
     }

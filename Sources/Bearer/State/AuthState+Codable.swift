@@ -6,7 +6,7 @@ extension AuthState: Codable {
 
     private enum CodingKeys: String, CodingKey {
         case version, server, client, accessToken, accessTokenExpiresAt, accessTokenLifetime, refreshToken, idToken
-        case grantedScopes, requestedScopes, user, reauthenticationError, additionalParameters
+        case grantedScopes, requestedScopes, user, reauthenticationError, additionalParameters, metadata
     }
 
     private struct StoredError: Codable {
@@ -54,7 +54,8 @@ extension AuthState: Codable {
                 additionalParameters: try container.decodeIfPresent(
                     [String: JSONValue].self,
                     forKey: .additionalParameters
-                ) ?? [:]
+                ) ?? [:],
+                metadata: try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
             )
         } catch let error as BearerError where error.kind == .unsupportedStateVersion {
             throw error
@@ -94,6 +95,9 @@ extension AuthState: Codable {
         )
         if !additionalParameters.isEmpty {
             try container.encode(additionalParameters, forKey: .additionalParameters)
+        }
+        if !metadata.isEmpty {
+            try container.encode(metadata, forKey: .metadata)
         }
     }
 

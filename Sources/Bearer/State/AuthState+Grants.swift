@@ -140,7 +140,7 @@ extension AuthState {
                 now: receivedAt,
                 allowedClockSkew: allowedClockSkew
             )
-            if let user, user.subject != idToken.claims.subject {
+            if let user, !user.subject.isEmpty, user.subject != idToken.claims.subject {
                 throw BearerError(
                     .invalidIDToken,
                     "The refreshed ID token is for another user (sub differs); sign in again."

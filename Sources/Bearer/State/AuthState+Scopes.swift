@@ -45,7 +45,7 @@ extension AuthState {
     /// - Throws: ``BearerError/Kind/userMismatch`` when the grant belongs to another user; this
     ///   session is then unchanged.
     public func merging(additionalGrant grant: AuthState) throws -> AuthState {
-        if let current = user?.subject, let granted = grant.user?.subject, current != granted {
+        if !mayBeSameUser(as: grant) {
             throw BearerError(
                 .userMismatch,
                 "The new grant belongs to another account than the signed-in one; the session was not changed. "
@@ -58,6 +58,7 @@ extension AuthState {
         if merged.idToken == nil { merged.idToken = idToken }
         merged.requestedScopes = Scopes.deduplicated(requestedScopes + grant.requestedScopes)
         merged.reauthenticationError = nil
+        merged.metadata = metadata.merging(grant.metadata) { _, new in new }
         return merged
     }
 }

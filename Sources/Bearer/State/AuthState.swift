@@ -37,10 +37,13 @@ public struct AuthState: Sendable, Hashable {
     public var reauthenticationError: OAuthError?
     /// Fields of the last token response that Bearer does not interpret.
     public var additionalParameters: [String: JSONValue]
+    /// Values that other formats carry and Bearer keeps so it can write them back (for example a
+    /// migrated GTMOAuth2 session's `serviceProvider`). Never a credential.
+    public var metadata: [String: String]
 
     /// The signed-in user, as the ID token describes them.
     public struct User: Sendable, Hashable, Codable {
-        /// The stable subject identifier (`sub`).
+        /// The stable subject identifier (`sub`); empty when a migrated session did not record it.
         public var subject: String
         /// The email address, if the `email` scope was granted.
         public var email: String?
@@ -88,6 +91,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - user: The user.
     ///   - reauthenticationError: Set when the user must sign in again.
     ///   - additionalParameters: Other token-response fields.
+    ///   - metadata: Values kept for other formats.
     public init(
         server: AuthorizationServer,
         client: Client,
@@ -100,7 +104,8 @@ public struct AuthState: Sendable, Hashable {
         requestedScopes: [String] = [],
         user: User? = nil,
         reauthenticationError: OAuthError? = nil,
-        additionalParameters: [String: JSONValue] = [:]
+        additionalParameters: [String: JSONValue] = [:],
+        metadata: [String: String] = [:]
     ) {
         self.server = server
         self.client = client
@@ -114,6 +119,15 @@ public struct AuthState: Sendable, Hashable {
         self.user = user
         self.reauthenticationError = reauthenticationError
         self.additionalParameters = additionalParameters
+        self.metadata = metadata
+    }
+
+    /// Whether `other` may be the same user: both subjects are known and equal, or one is unknown.
+    func mayBeSameUser(as other: AuthState) -> Bool {
+        guard let mine = user?.subject, !mine.isEmpty, let theirs = other.user?.subject, !theirs.isEmpty else {
+            return true
+        }
+        return mine == theirs
     }
 
     /// Whether the user must sign in again before this session can be used.

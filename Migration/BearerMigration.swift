@@ -1,2 +1,0 @@
-/// Migration of saved sessions.
-public enum BearerMigration {}

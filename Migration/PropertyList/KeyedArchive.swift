@@ -1,0 +1,264 @@
+import Foundation
+
+/// An `NSKeyedArchiver` archive, read by walking its `$objects` / `$top` / `CF$UID` graph, without
+/// the archived Objective-C classes (they do not exist on Linux, and Foundation's unarchiver traps
+/// on data it does not expect).
+struct KeyedArchive: Sendable {
+    /// A value stored under a key of an archived object: inline, or a reference to another object.
+    enum Value: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        case integer(Int64)
+        case real(Double)
+        case string(String)
+        case data(Data)
+        case object(Int)
+    }
+
+    /// Seconds between 1970-01-01 and 2001-01-01, NSDate's reference date.
+    static let referenceDateOffset: TimeInterval = 978_307_200
+
+    private let plist: BinaryPropertyList
+    /// The plist indices of the `$objects` entries; an archive UID indexes this array.
+    private let entries: [Int]
+    /// The UID of the root object.
+    let root: Int
+
+    /// The deepest nesting of archived objects that is followed.
+    static let maximumDepth = 64
+
+    /// Reads an archive.
+    ///
+    /// - Throws: ``MigrationError`` of kind ``MigrationError/Kind/malformedArchive``.
+    init(_ data: Data) throws {
+        let plist = try BinaryPropertyList(data)
+        guard case .dictionary(let top) = plist.objects[plist.top] else {
+            throw MigrationError.malformedArchive("the top object is not a dictionary")
+        }
+        let field: (String) -> Int? = { name in
+            top.first { plist.objects[$0.key] == .string(name) }?.value
+        }
+        guard let archiver = field("$archiver"), plist.objects[archiver] == .string("NSKeyedArchiver") else {
+            throw MigrationError.malformedArchive("it was not written by NSKeyedArchiver")
+        }
+        guard let objectsIndex = field("$objects"), case .array(let archived) = plist.objects[objectsIndex] else {
+            throw MigrationError.malformedArchive("it has no $objects array")
+        }
+        guard let topIndex = field("$top"), case .dictionary(let roots) = plist.objects[topIndex],
+            let rootReference = roots.first(where: { plist.objects[$0.key] == .string("root") }) ?? roots.first,
+            case .uid(let rootUID) = plist.objects[rootReference.value], rootUID < UInt64(archived.count)
+        else {
+            throw MigrationError.malformedArchive("it has no root object")
+        }
+        self.plist = plist
+        self.entries = archived
+        self.root = Int(rootUID)
+    }
+
+    /// The raw plist object of archive object `uid`.
+    private func entry(_ uid: Int) throws -> BinaryPropertyList.Object {
+        guard uid >= 0, uid < entries.count else { throw MigrationError.malformedArchive("a UID points nowhere") }
+        return plist.objects[entries[uid]]
+    }
+
+    /// The keys and plist values of archive object `uid`, when it is a dictionary.
+    private func fields(_ uid: Int) throws -> [(key: String, value: Int)]? {
+        guard case .dictionary(let pairs) = try entry(uid) else { return nil }
+        return try pairs.map { pair in
+            guard case .string(let key) = plist.objects[pair.key] else {
+                throw MigrationError.malformedArchive("an object has a key that is not a string")
+            }
+            return (key, pair.value)
+        }
+    }
+
+    /// The class name of archive object `uid`, when it is an archived object.
+    func className(of uid: Int) throws -> String? {
+        guard let fields = try fields(uid), let classValue = fields.first(where: { $0.key == "$class" }),
+            case .uid(let classUID) = plist.objects[classValue.value],
+            let classFields = try self.fields(Int(clamping: classUID)),
+            let name = classFields.first(where: { $0.key == "$classname" }),
+            case .string(let className) = plist.objects[name.value]
+        else { return nil }
+        return className
+    }
+
+    /// The value stored under `key` in archive object `uid`.
+    func value(_ key: String, in uid: Int) throws -> Value? {
+        guard let fields = try fields(uid), let field = fields.first(where: { $0.key == key }) else { return nil }
+        return try resolve(plist.objects[field.value])
+    }
+
+    /// An inline plist value, or the archive object a UID points to (strings and data are read
+    /// through; `$null` becomes ``Value/null``).
+    private func resolve(_ object: BinaryPropertyList.Object) throws -> Value {
+        switch object {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .integer(let value): return .integer(value)
+        case .real(let value): return .real(value)
+        case .date(let value): return .real(value)
+        case .string(let value): return .string(value)
+        case .data(let value): return .data(value)
+        case .uid(let uid):
+            let index = Int(clamping: uid)
+            switch try entry(index) {
+            case .string(let value): return value == "$null" && index == 0 ? .null : .string(value)
+            case .data(let value): return .data(value)
+            case .integer(let value): return .integer(value)
+            case .real(let value): return .real(value)
+            case .bool(let value): return .bool(value)
+            case .dictionary: return .object(index)
+            default: throw MigrationError.malformedArchive("a UID points to an unexpected object")
+            }
+        case .array, .dictionary:
+            throw MigrationError.malformedArchive("a field holds a container instead of a reference")
+        }
+    }
+
+    // MARK: - Typed reads
+
+    /// A string under `key` (plain, or an `NSMutableString` object).
+    func string(_ key: String, in uid: Int) throws -> String? {
+        switch try value(key, in: uid) {
+        case .string(let value): return value
+        case .object(let object):
+            if case .string(let value)? = try value("NS.string", in: object) { return value }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// A boolean under `key` (a bool or an integer).
+    func bool(_ key: String, in uid: Int) throws -> Bool? {
+        switch try value(key, in: uid) {
+        case .bool(let value): return value
+        case .integer(let value): return value != 0
+        default: return nil
+        }
+    }
+
+    /// An `NSDate` under `key`.
+    func date(_ key: String, in uid: Int) throws -> Date? {
+        guard case .object(let object)? = try value(key, in: uid) else { return nil }
+        guard case .real(let seconds)? = try value("NS.time", in: object), seconds.isFinite else { return nil }
+        return Date(timeIntervalSince1970: seconds + Self.referenceDateOffset)
+    }
+
+    /// An `NSURL` under `key`: `NS.relative`, resolved against `NS.base` when there is one.
+    func url(_ key: String, in uid: Int, depth: Int = 0) throws -> URL? {
+        guard case .object(let object)? = try value(key, in: uid) else { return nil }
+        return try url(object: object, depth: depth)
+    }
+
+    private func url(object: Int, depth: Int) throws -> URL? {
+        guard depth < Self.maximumDepth else { throw MigrationError.malformedArchive("URLs are nested too deeply") }
+        guard let relative = try string("NS.relative", in: object) else { return nil }
+        if case .object(let base)? = try value("NS.base", in: object) {
+            return URL(string: relative, relativeTo: try url(object: base, depth: depth + 1))?.absoluteURL
+        }
+        return URL(string: relative)
+    }
+
+    /// The archive object under `key`, when it is one.
+    func object(_ key: String, in uid: Int) throws -> Int? {
+        guard case .object(let object)? = try value(key, in: uid) else { return nil }
+        return object
+    }
+
+    /// An `NSDictionary` of strings to property-list values under `key`, as JSON values.
+    func dictionary(_ key: String, in uid: Int) throws -> [String: JSONLike]? {
+        guard let object = try object(key, in: uid) else { return nil }
+        var walk = Walk(budget: 4 * entries.count + 64)
+        guard case .object(let dictionary) = try jsonLike(object, walk: &walk) else { return nil }
+        return dictionary
+    }
+
+    /// A plain value tree converted from archived collections and scalars.
+    indirect enum JSONLike: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([JSONLike])
+        case object([String: JSONLike])
+    }
+
+    /// The state of a conversion: the objects on the current path (to catch cycles) and how many
+    /// more values may be produced (so shared references cannot make the output explode).
+    struct Walk {
+        var path: Set<Int> = []
+        var budget: Int
+    }
+
+    /// Converts archive object `uid` (a collection, string, date or URL) to a value tree.
+    func jsonLikeObject(_ uid: Int) throws -> JSONLike {
+        var walk = Walk(budget: 4 * entries.count + 64)
+        return try jsonLike(uid, walk: &walk)
+    }
+
+    private func jsonLike(_ uid: Int, walk: inout Walk) throws -> JSONLike {
+        guard walk.path.count < Self.maximumDepth else {
+            throw MigrationError.malformedArchive("collections nest too deeply")
+        }
+        guard walk.path.insert(uid).inserted else { throw MigrationError.malformedArchive("an object contains itself") }
+        defer { walk.path.remove(uid) }
+        if let date = try dateObject(uid) {
+            return .number(date.timeIntervalSince1970)
+        }
+        let keys = try references("NS.keys", in: uid)
+        let objects = try references("NS.objects", in: uid)
+        if let keys, let objects {
+            guard keys.count == objects.count else {
+                throw MigrationError.malformedArchive("a dictionary has \(keys.count) keys and \(objects.count) values")
+            }
+            var result: [String: JSONLike] = [:]
+            for (key, object) in zip(keys, objects) {
+                guard case .string(let name) = try resolve(key) else {
+                    throw MigrationError.malformedArchive("a dictionary key is not a string")
+                }
+                result[name] = try convert(resolve(object), walk: &walk)
+            }
+            return .object(result)
+        }
+        if let objects {
+            var items: [JSONLike] = []
+            for object in objects { items.append(try convert(resolve(object), walk: &walk)) }
+            return .array(items)
+        }
+        if let string = try string("NS.string", in: uid) { return .string(string) }
+        if let url = try url(object: uid, depth: 0) { return .string(url.absoluteString) }
+        throw MigrationError.malformedArchive(
+            "an archived \(try className(of: uid) ?? "object") cannot be read as a value")
+    }
+
+    private func dateObject(_ uid: Int) throws -> Date? {
+        guard case .real(let seconds)? = try value("NS.time", in: uid), seconds.isFinite else { return nil }
+        return Date(timeIntervalSince1970: seconds + Self.referenceDateOffset)
+    }
+
+    private func convert(_ value: Value, walk: inout Walk) throws -> JSONLike {
+        walk.budget -= 1
+        guard walk.budget >= 0 else {
+            throw MigrationError.malformedArchive("shared references expand to more values than the archive holds")
+        }
+        switch value {
+        case .null: return .null
+        case .bool(let value): return .bool(value)
+        case .integer(let value): return .number(Double(value))
+        case .real(let value): return .number(value)
+        case .string(let value): return .string(value)
+        case .data(let value): return .string(value.base64EncodedString())
+        case .object(let object): return try jsonLike(object, walk: &walk)
+        }
+    }
+
+    /// The raw references of an `NS.keys` / `NS.objects` array.
+    private func references(_ key: String, in uid: Int) throws -> [BinaryPropertyList.Object]? {
+        guard let fields = try fields(uid), let field = fields.first(where: { $0.key == key }) else { return nil }
+        guard case .array(let items) = plist.objects[field.value] else {
+            throw MigrationError.malformedArchive("\(key) is not an array")
+        }
+        return items.map { plist.objects[$0] }
+    }
+}

@@ -1,0 +1,212 @@
+public import Bearer
+public import Foundation
+
+/// GTMAppAuth's keychain items: `NSKeyedArchiver` archives of a `GTMAppAuthFetcherAuthorization`
+/// (every GTMAppAuth version writes this class name; 3 and later decode it as `GTMAuthSession`)
+/// wrapping AppAuth's `OIDAuthState`.
+///
+/// Reading walks the archive's object graph without the Objective-C classes; writing produces an
+/// archive that GTMAppAuth can read back, so an app can roll back a release without signing
+/// anybody out.
+public enum GTMAppAuthArchive {
+    /// The root class names accepted.
+    public static let rootClassNames: Set<String> = ["GTMAppAuthFetcherAuthorization", "GTMAuthSession"]
+
+    /// Metadata keys that keep archive values Bearer has no field for.
+    enum MetadataKey {
+        static let serviceProvider = "serviceProvider"
+        static let expiresAt = "gtmappauth.expiresAt"
+    }
+
+    /// Reads an archive into a session.
+    ///
+    /// - Parameter data: The keychain item's data.
+    /// - Returns: The session; when AppAuth had flagged it for a refresh, it needs one.
+    /// - Throws: ``MigrationError`` of kind ``MigrationError/Kind/malformedArchive`` for a damaged
+    ///   archive (truncated, cyclic, dangling references) or ``MigrationError/Kind/malformedItem``
+    ///   when it lacks what a session needs.
+    public static func decode(_ data: Data) throws -> AuthState {
+        try ArchiveReading(archive: KeyedArchive(data)).state()
+    }
+
+    /// Writes a session as a GTMAppAuth archive.
+    ///
+    /// - Parameter state: The session.
+    /// - Returns: The archive's bytes.
+    public static func encode(_ state: AuthState) -> Data {
+        ArchiveWriting.encode(state)
+    }
+}
+
+/// Walks a GTMAppAuth archive.
+private struct ArchiveReading {
+    let archive: KeyedArchive
+
+    func state() throws -> AuthState {
+        let root = archive.root
+        guard let rootClass = try archive.className(of: root), GTMAppAuthArchive.rootClassNames.contains(rootClass)
+        else {
+            throw MigrationError(.malformedItem, "The archive does not hold a GTMAppAuth authorization.")
+        }
+        guard let authState = try archive.object("authState", in: root) else {
+            throw MigrationError(.malformedItem, "The GTMAppAuth archive has no authState.")
+        }
+        let tokenResponse = try archive.object("lastTokenResponse", in: authState)
+        let authorizationResponse = try archive.object("lastAuthorizationResponse", in: authState)
+        let authorizationRequest = try authorizationResponse.flatMap { try archive.object("request", in: $0) }
+        let tokenRequest = try tokenResponse.flatMap { try archive.object("request", in: $0) }
+        let requests = [authorizationRequest, tokenRequest].compactMap { $0 }
+
+        guard let clientID = try first("client_id", in: requests) else {
+            throw MigrationError(.malformedItem, "The GTMAppAuth archive names no client_id.")
+        }
+        let secret = try first("client_secret", in: requests)
+        let redirect = try requests.lazy.compactMap { try archive.url("redirect_uri", in: $0) }.first
+        let client = Client(
+            id: clientID,
+            secret: secret.map(ClientSecret.init),
+            redirectURI: redirect ?? LegacyDefaults.outOfBandRedirect
+        )
+        let configuration = try requests.lazy.compactMap { try archive.object("configuration", in: $0) }.first
+        guard let configuration else {
+            throw MigrationError(.malformedItem, "The GTMAppAuth archive has no service configuration.")
+        }
+        let server = try self.server(configuration)
+
+        let refreshToken =
+            try archive.string("refreshToken", in: authState)
+            ?? tokenResponse.flatMap { try archive.string("refresh_token", in: $0) }
+        let accessToken = try tokenResponse.flatMap { try archive.string("access_token", in: $0) }
+        guard refreshToken != nil || accessToken != nil else {
+            throw MigrationError(.malformedItem, "The GTMAppAuth archive holds no token.")
+        }
+        let expiry = try tokenResponse.flatMap { try archive.date("expires_in", in: $0) }
+        let needsRefresh = try archive.bool("needsTokenRefresh", in: authState) ?? false
+        let scope =
+            try tokenResponse.flatMap { try archive.string("scope", in: $0) }
+            ?? archive.string("scope", in: authState)
+            ?? authorizationRequest.flatMap { try archive.string("scope", in: $0) }
+        let idToken = try tokenResponse.flatMap { try archive.string("id_token", in: $0) }.flatMap { try? IDToken($0) }
+
+        var metadata: [String: String] = [:]
+        if let provider = try archive.string("serviceProvider", in: archive.root) {
+            metadata[GTMAppAuthArchive.MetadataKey.serviceProvider] = provider
+        }
+        if needsRefresh, let expiry {
+            metadata[GTMAppAuthArchive.MetadataKey.expiresAt] = String(expiry.timeIntervalSince1970)
+        }
+        var reauthentication: OAuthError?
+        if let error = try archive.object("authorizationError", in: authState) {
+            let domain = try archive.string("NSDomain", in: error) ?? "unknown domain"
+            reauthentication = OAuthError(
+                code: .invalidGrant,
+                errorDescription: "GTMAppAuth recorded an authorization error (\(domain))."
+            )
+        }
+        let additional = try tokenResponse.flatMap { try archive.dictionary("additionalParameters", in: $0) } ?? [:]
+        return AuthState(
+            server: server,
+            client: client,
+            accessToken: accessToken.map(AccessToken.init),
+            accessTokenExpiresAt: accessToken == nil ? nil : (needsRefresh ? .distantPast : expiry ?? .distantPast),
+            refreshToken: refreshToken.map(RefreshToken.init),
+            idToken: idToken,
+            grantedScopes: Scopes.parse(scope ?? ""),
+            requestedScopes: Scopes.parse(
+                try authorizationRequest.flatMap { try archive.string("scope", in: $0) } ?? ""),
+            user: try user(idToken: idToken),
+            reauthenticationError: reauthentication,
+            additionalParameters: additional.mapValues(JSONValue.init),
+            metadata: metadata
+        )
+    }
+
+    private func first(_ key: String, in objects: [Int]) throws -> String? {
+        for object in objects {
+            if let value = try archive.string(key, in: object), !value.isEmpty { return value }
+        }
+        return nil
+    }
+
+    /// The user, from the ID token when there is one (as GTMAppAuth does), else the archived fields.
+    private func user(idToken: IDToken?) throws -> AuthState.User? {
+        let root = archive.root
+        let verified = try archive.string("userEmailIsVerified", in: root).map(
+            GTMOAuth2PersistenceString.objectiveCBoolValue)
+        if let claims = idToken?.claims {
+            return AuthState.User(
+                subject: claims.subject,
+                email: try claims.email ?? archive.string("userEmail", in: root),
+                emailVerified: claims.emailVerified ?? verified,
+                name: claims.name
+            )
+        }
+        let subject = try archive.string("userID", in: root)
+        let email = try archive.string("userEmail", in: root)
+        guard subject != nil || email != nil else { return nil }
+        return AuthState.User(subject: subject ?? "", email: email, emailVerified: verified)
+    }
+
+    private func server(_ configuration: Int) throws -> AuthorizationServer {
+        guard let authorization = try archive.url("authorizationEndpoint", in: configuration),
+            let token = try archive.url("tokenEndpoint", in: configuration)
+        else {
+            throw MigrationError(.malformedItem, "The GTMAppAuth service configuration lacks an endpoint.")
+        }
+        let discovery = try archive.object("discoveryDocument", in: configuration)
+        let document: [String: KeyedArchive.JSONLike]
+        if let discovery {
+            if case .object(let fields) = try archive.jsonLikeObject(discovery) {
+                document = fields
+            } else {
+                document = [:]
+            }
+        } else {
+            document = [:]
+        }
+        func documentURL(_ name: String) -> URL? {
+            if case .string(let text)? = document[name] { return URL(string: text) }
+            return nil
+        }
+        var issuer = try archive.url("issuer", in: configuration) ?? documentURL("issuer")
+        if issuer == nil, token.host?.hasSuffix("googleapis.com") == true || authorization.host == "accounts.google.com"
+        {
+            issuer = AuthorizationServer.google.issuer
+        }
+        let isGoogle = issuer == AuthorizationServer.google.issuer
+        return AuthorizationServer(
+            issuer: issuer ?? Self.origin(of: authorization),
+            authorizationEndpoint: authorization,
+            tokenEndpoint: token,
+            revocationEndpoint: documentURL("revocation_endpoint")
+                ?? (isGoogle ? AuthorizationServer.google.revocationEndpoint : nil),
+            deviceAuthorizationEndpoint: documentURL("device_authorization_endpoint")
+                ?? (isGoogle ? AuthorizationServer.google.deviceAuthorizationEndpoint : nil),
+            userinfoEndpoint: documentURL("userinfo_endpoint")
+                ?? (isGoogle ? AuthorizationServer.google.userinfoEndpoint : nil),
+            sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]
+                == .bool(true)
+        )
+    }
+
+    private static func origin(of url: URL) -> URL {
+        var components = URLComponents()
+        components.scheme = url.scheme
+        components.host = url.host
+        components.port = url.port
+        return components.url ?? url
+    }
+}
+
+extension JSONValue {
+    init(_ value: KeyedArchive.JSONLike) {
+        switch value {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .number(let value): self = .number(value)
+        case .string(let value): self = .string(value)
+        case .array(let values): self = .array(values.map(JSONValue.init))
+        case .object(let values): self = .object(values.mapValues(JSONValue.init))
+        }
+    }
+}

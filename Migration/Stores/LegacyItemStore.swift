@@ -1,0 +1,100 @@
+public import Foundation
+
+/// Where a legacy library kept its items: named blobs that can be read and removed.
+public protocol LegacyItemStore: Sendable {
+    /// Reads the item `name`.
+    ///
+    /// - Parameter name: The item's name.
+    /// - Returns: Its bytes, or `nil` when there is no such item.
+    /// - Throws: ``MigrationError/Kind/storeFailure`` when it exists but cannot be read.
+    func read(_ name: String) async throws -> Data?
+
+    /// Writes the item `name` (used to roll a session back to a legacy format).
+    ///
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - name: The item's name.
+    /// - Throws: ``MigrationError/Kind/storeFailure``.
+    func write(_ data: Data, to name: String) async throws
+
+    /// Removes the item `name`; a missing item is not an error.
+    ///
+    /// - Parameter name: The item's name.
+    /// - Throws: ``MigrationError/Kind/storeFailure``.
+    func remove(_ name: String) async throws
+}
+
+/// A ``LegacyItemStore`` in memory, for tests.
+public actor InMemoryLegacyStore: LegacyItemStore {
+    private var items: [String: Data]
+
+    /// Creates a store holding `items`.
+    ///
+    /// - Parameter items: The items by name.
+    public init(_ items: [String: Data] = [:]) {
+        self.items = items
+    }
+
+    /// Reads an item.
+    public func read(_ name: String) async throws -> Data? { items[name] }
+
+    /// Writes an item.
+    public func write(_ data: Data, to name: String) async throws { items[name] = data }
+
+    /// Removes an item.
+    public func remove(_ name: String) async throws { items[name] = nil }
+}
+
+/// A ``LegacyItemStore`` over a folder with one file per item (how command-line tools kept them).
+public struct LegacyDirectoryStore: LegacyItemStore {
+    /// The folder.
+    public let directory: URL
+
+    /// Creates a store over `directory`.
+    ///
+    /// - Parameter directory: The folder holding the item files.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    private func path(_ name: String) throws -> URL {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            throw MigrationError(.storeFailure, "\"\(name)\" is not a valid item name.")
+        }
+        return directory.appendingPathComponent(name, isDirectory: false)
+    }
+
+    /// Reads an item file.
+    public func read(_ name: String) async throws -> Data? {
+        let url = try path(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw MigrationError(.storeFailure, "Cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Writes an item file with mode 0600.
+    public func write(_ data: Data, to name: String) async throws {
+        let url = try path(name)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        } catch {
+            throw MigrationError(.storeFailure, "Cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes an item file.
+    public func remove(_ name: String) async throws {
+        let url = try path(name)
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: url)
+        } catch {
+            throw MigrationError(.storeFailure, "Cannot remove \(url.path): \(error.localizedDescription)")
+        }
+    }
+}
