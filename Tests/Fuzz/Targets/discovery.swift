@@ -1,0 +1,13 @@
+// libFuzzer target: OpenID Connect / RFC 8414 metadata documents.
+import Bearer
+import Foundation
+
+private let issuer = URL(string: "https://accounts.google.com")
+
+/// Runs one input; libFuzzer calls it with each generated input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    guard let issuer else { return 0 }
+    _ = try? AuthorizationServer(metadata: Data(bytes: start, count: count), expectedIssuer: issuer)
+    return 0
+}
