@@ -43,6 +43,22 @@ public enum GoogleSignInLegacy {
         return String(rest[..<split])
     }
 
+    /// The bundle ID in a fingerprint whose client ID has Google's shape
+    /// (`<project number>-<id>.apps.googleusercontent.com`), for when the bundle ID is not known.
+    ///
+    /// - Parameter fingerprint: The fingerprint.
+    /// - Returns: The bundle ID, or `nil` when no Google client ID is found.
+    public static func bundleID(inFingerprint fingerprint: String) -> String? {
+        guard let suffix = fingerprint.range(of: ".apps.googleusercontent.com-") else { return nil }
+        let parts = fingerprint[..<suffix.lowerBound].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count >= 3, let number = parts.dropLast().last, !number.isEmpty, number.allSatisfy(\.isNumber)
+        else {
+            return nil
+        }
+        let bundle = parts.dropLast(2).joined(separator: "-")
+        return bundle.isEmpty ? nil : bundle
+    }
+
     /// Reads a legacy GoogleSignIn session.
     ///
     /// - Parameters:

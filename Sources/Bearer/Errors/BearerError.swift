@@ -32,6 +32,7 @@ public struct BearerError: Error, Sendable {
             case userMismatch
             case storageFailure
             case insecureStorage
+            case timedOut
         }
 
         private let base: Base
@@ -89,6 +90,8 @@ public struct BearerError: Error, Sendable {
         public static let storageFailure = Kind(.storageFailure)
         /// A session file or folder can be read by other users; it is refused until its mode is fixed.
         public static let insecureStorage = Kind(.insecureStorage)
+        /// The user did not finish signing in before the deadline (redirect wait, device code expiry).
+        public static let timedOut = Kind(.timedOut)
     }
 
     /// What kind of failure this is.

@@ -43,25 +43,57 @@ extension AuthState {
         receivedAt: Date,
         allowedClockSkew: TimeInterval = 600
     ) throws {
+        try self.init(
+            tokenResponse: tokenResponse,
+            server: request.server,
+            client: request.client,
+            requestedScopes: request.scopes,
+            nonce: request.nonce,
+            receivedAt: receivedAt,
+            allowedClockSkew: allowedClockSkew
+        )
+    }
+
+    /// Creates a session from the answer to any grant (authorization code, device code, …),
+    /// checking its ID token.
+    ///
+    /// - Parameters:
+    ///   - tokenResponse: The token response.
+    ///   - server: The server.
+    ///   - client: The client.
+    ///   - requestedScopes: The scopes asked for; the granted ones when the response lists none.
+    ///   - nonce: The nonce sent, which the ID token must carry; `nil` when none was sent.
+    ///   - receivedAt: When the response arrived.
+    ///   - allowedClockSkew: The clock skew allowed when checking the ID token.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
+    public init(
+        tokenResponse: TokenResponse,
+        server: AuthorizationServer,
+        client: Client,
+        requestedScopes: [String],
+        nonce: String?,
+        receivedAt: Date,
+        allowedClockSkew: TimeInterval = 600
+    ) throws {
         if let idToken = tokenResponse.idToken {
             try idToken.validate(
-                issuer: request.server.issuer.absoluteString,
-                clientID: request.client.id,
-                nonce: request.nonce,
+                issuer: server.issuer.absoluteString,
+                clientID: client.id,
+                nonce: nonce,
                 now: receivedAt,
                 allowedClockSkew: allowedClockSkew
             )
         }
         self.init(
-            server: request.server,
-            client: request.client,
+            server: server,
+            client: client,
             accessToken: tokenResponse.accessToken,
             accessTokenExpiresAt: tokenResponse.expiresIn.map { receivedAt.addingTimeInterval($0) },
             accessTokenLifetime: tokenResponse.expiresIn,
             refreshToken: tokenResponse.refreshToken,
             idToken: tokenResponse.idToken,
-            grantedScopes: tokenResponse.scopes ?? request.scopes,
-            requestedScopes: request.scopes,
+            grantedScopes: tokenResponse.scopes ?? requestedScopes,
+            requestedScopes: requestedScopes,
             user: tokenResponse.idToken.map { User(claims: $0.claims) },
             additionalParameters: tokenResponse.additionalParameters
         )

@@ -1,0 +1,163 @@
+public import Foundation
+
+/// The device authorization grant (RFC 8628), for tools on machines without a browser: the user
+/// opens a URL on another device and types a short code, while the tool polls for the tokens.
+///
+/// ```swift
+/// let device = try await DeviceAuthorization.start(server: server, client: client, scopes: ["email"], using: transport)
+/// print("Open \(device.verificationURI) and enter \(device.userCode)")
+/// let state = try await device.waitForApproval(using: transport)
+/// ```
+public struct DeviceAuthorization: Sendable, Hashable {
+    /// The grant type of the polling requests (RFC 8628 §3.4).
+    public static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// The server.
+    public let server: AuthorizationServer
+    /// The client.
+    public let client: Client
+    /// The scopes asked for.
+    public let scopes: [String]
+    /// The device code, a secret sent only to the token endpoint.
+    public let deviceCode: String
+    /// The code the user types.
+    public let userCode: String
+    /// Where the user goes.
+    public let verificationURI: URL
+    /// A URL that carries the user code too, when the server gives one.
+    public let verificationURIComplete: URL?
+    /// When the codes expire.
+    public let expiresAt: Date
+    /// The polling interval the server asked for (5 s when it did not say).
+    public let interval: TimeInterval
+
+    /// Asks the device authorization endpoint for codes (RFC 8628 §3.1).
+    ///
+    /// - Parameters:
+    ///   - server: The server; it must have a device authorization endpoint.
+    ///   - client: The client.
+    ///   - scopes: The scopes to ask for.
+    ///   - transport: Sends the request.
+    ///   - clock: Gives the time, from which the expiry is computed.
+    /// - Returns: The codes and where the user enters them.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` without an endpoint; ``OAuthError`` or
+    ///   ``BearerError`` when the server refuses or answers something else.
+    public static func start(
+        server: AuthorizationServer,
+        client: Client,
+        scopes: [String],
+        using transport: some HTTPTransport,
+        clock: WallClock = .system
+    ) async throws -> DeviceAuthorization {
+        guard let endpoint = server.deviceAuthorizationEndpoint else {
+            throw BearerError(
+                .invalidConfiguration,
+                "\(server.issuer.absoluteString) has no device authorization endpoint; sign in with a browser instead."
+            )
+        }
+        try server.checkSecure(endpoint)
+        var parameters: [FormParameter] = []
+        if !scopes.isEmpty { parameters.append(FormParameter("scope", scopes.joined(separator: " "))) }
+        let request = FormPost.urlRequest(endpoint: endpoint, parameters: parameters, client: client)
+        let (data, response) = try await transport.sendReportingNetworkErrors(request)
+        let json = try EndpointResponse.jsonObject(
+            from: data,
+            response: response,
+            endpointName: "device authorization endpoint"
+        )
+        return try DeviceAuthorization(json: json, server: server, client: client, scopes: scopes, now: clock.now())
+    }
+
+    /// Reads a device authorization response (RFC 8628 §3.2).
+    ///
+    /// - Throws: ``BearerError/Kind/invalidResponse`` when a required field is missing.
+    init(json: [String: JSONValue], server: AuthorizationServer, client: Client, scopes: [String], now: Date) throws {
+        guard let deviceCode = json["device_code"]?.stringValue, !deviceCode.isEmpty,
+            let userCode = json["user_code"]?.stringValue, !userCode.isEmpty,
+            let uriText = (json["verification_uri"] ?? json["verification_url"])?.stringValue,
+            let verificationURI = URL(string: uriText),
+            let expiresIn = json["expires_in"]?.numberValue, expiresIn.isFinite, expiresIn > 0
+        else {
+            throw BearerError(
+                .invalidResponse,
+                "The device authorization response lacks device_code, user_code, verification_uri or expires_in "
+                    + "(RFC 8628 §3.2)."
+            )
+        }
+        self.server = server
+        self.client = client
+        self.scopes = scopes
+        self.deviceCode = deviceCode
+        self.userCode = userCode
+        self.verificationURI = verificationURI
+        self.verificationURIComplete = json["verification_uri_complete"]?.stringValue.flatMap(URL.init(string:))
+        self.expiresAt = now.addingTimeInterval(min(expiresIn, 86_400))
+        let interval = json["interval"]?.numberValue ?? 5
+        self.interval = interval.isFinite ? min(max(interval, 1), 60) : 5
+    }
+
+    /// Polls the token endpoint until the user approves (RFC 8628 §3.4, §3.5): waits `interval`
+    /// between requests, adds 5 s on `slow_down`, and stops at the codes' expiry or `access_denied`.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the requests.
+    ///   - clock: Gives the time.
+    ///   - sleep: Waits between requests (injected so tests need not wait).
+    ///   - progress: Called before each wait with the time left.
+    /// - Returns: The signed-in session.
+    /// - Throws: ``OAuthError`` `access_denied` or `expired_token`; ``BearerError/Kind/timedOut``
+    ///   when the codes expire; other errors of the token endpoint.
+    public func waitForApproval(
+        using transport: some HTTPTransport,
+        clock: WallClock = .system,
+        sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        progress: @Sendable (_ secondsLeft: TimeInterval) -> Void = { _ in }
+    ) async throws -> AuthState {
+        var interval = self.interval
+        let request = TokenRequest(
+            server: server,
+            parameters: [FormParameter("grant_type", Self.grantType), FormParameter("device_code", deviceCode)],
+            client: client
+        )
+        while true {
+            let left = expiresAt.timeIntervalSince(clock.now())
+            guard left > 0 else {
+                throw BearerError(
+                    .timedOut, "The code \(userCode) expired before it was approved; run the sign-in again.")
+            }
+            progress(left)
+            try await sleep(.milliseconds(Int64(min(interval, left) * 1000)))
+            do {
+                let response = try await request.send(using: transport)
+                return try AuthState(
+                    tokenResponse: response,
+                    server: server,
+                    client: client,
+                    requestedScopes: scopes,
+                    nonce: nil,
+                    receivedAt: clock.now()
+                )
+            } catch let error as OAuthError where error.code == .authorizationPending {
+                continue
+            } catch let error as OAuthError where error.code == .slowDown {
+                interval += 5
+            }
+        }
+    }
+}
+
+extension DeviceAuthorization: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The user code and verification URI; never the device code.
+    public var description: String {
+        "DeviceAuthorization(userCode: \(userCode), verificationURI: \(verificationURI.absoluteString), "
+            + "deviceCode: <redacted>)"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without the device code.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}

@@ -1,0 +1,125 @@
+import Bearer
+import BearerMigration
+import Foundation
+
+/// `bearer migrate --from FORMAT FILE`: imports a legacy session into a profile.
+enum MigrateCommand {
+    static let formats = ["gtmoauth2", "gtmappauth", "googlesignin", "adc"]
+
+    static let spec = CommandSpec(
+        name: "migrate",
+        valueOptions: ServerOptions.valueOptions.union(["from"]),
+        flags: ServerOptions.flags.union(["force"]),
+        positionals: 1...1,
+        positionalName: "FILE"
+    )
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let profile = try Profile(arguments, environment)
+        guard let format = arguments.value("from"), formats.contains(format) else {
+            throw UsageError("--from must be one of \(formats.joined(separator: ", ")).", command: "migrate")
+        }
+        let path = arguments.positionals[0]
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MigrationError(.malformedItem, "Cannot read \(path); check the path and its permissions.")
+        }
+        if !arguments.has("force"), try await existingSession(profile) {
+            throw UsageError(
+                "Profile \(profile.name) already has a session; pass --force to replace it, or choose another --profile.",
+                command: "migrate"
+            )
+        }
+        var state = try await decode(format: format, data: data, arguments: arguments, environment: environment)
+        if arguments.has("allow-insecure-loopback") { state.server.allowsInsecureLoopback = true }
+        try state.server.checkSecure(state.server.tokenEndpoint)
+        let imported = state
+        let store = profile.store
+        let saved = try await store.withExclusiveAccess(to: profile.name) { () async throws -> AuthState? in
+            try await store.save(imported, key: profile.name)
+            return try await store.load(key: profile.name)
+        }
+        guard saved == imported else {
+            throw MigrationError(
+                .verificationFailed, "The imported session did not read back the same; \(path) is unchanged.")
+        }
+        let who =
+            state.user?.email ?? (state.user?.subject.isEmpty == false ? state.user?.subject : nil) ?? "an unnamed user"
+        environment.console.say(
+            "Imported the \(format) session of \(who) into profile \(profile.name); the access token is refreshed on first use. "
+                + "\(path) was not changed."
+        )
+        return .success
+    }
+
+    /// Whether the profile holds a session (an unreadable one counts: it is not overwritten without --force).
+    private static func existingSession(_ profile: Profile) async throws -> Bool {
+        do {
+            return try await profile.store.load(key: profile.name) != nil
+        } catch {
+            return true
+        }
+    }
+
+    private static func decode(
+        format: String,
+        data: Data,
+        arguments: ParsedArguments,
+        environment: CommandEnvironment
+    ) async throws -> AuthState {
+        switch format {
+        case "gtmoauth2":
+            let server = try await ServerOptions.server(arguments, environment, command: "migrate")
+            let client = try ServerOptions.client(arguments, command: "migrate")
+            return try LegacyFormat.gtmOAuth2.decode(data, server: server, client: client)
+        case "gtmappauth":
+            return try GTMAppAuthArchive.decode(data)
+        case "googlesignin":
+            return try googleSignIn(data)
+        default:
+            return try ApplicationDefaultCredentials.decode(data)
+        }
+    }
+
+    /// GoogleSignIn's keychain items as a JSON object of item names to values: `fingerprint`, the
+    /// item it names, and optionally `<fingerprint>~~atrp` and `bundle_id`.
+    private static func googleSignIn(_ data: Data) throws -> AuthState {
+        guard let items = try? JSONDecoder().decode([String: String].self, from: data) else {
+            throw MigrationError(
+                .malformedItem,
+                "A GoogleSignIn export is a JSON object of keychain item names to values (fingerprint, …)."
+            )
+        }
+        guard let fingerprint = items[GoogleSignInLegacy.fingerprintItem], let persistence = items[fingerprint] else {
+            throw MigrationError(
+                .malformedItem, "The GoogleSignIn export lacks the fingerprint item or the item it names.")
+        }
+        guard let bundleID = items["bundle_id"] ?? GoogleSignInLegacy.bundleID(inFingerprint: fingerprint) else {
+            throw MigrationError(
+                .malformedItem, "The GoogleSignIn export does not say the app's bundle ID (add \"bundle_id\").")
+        }
+        return try GoogleSignInLegacy.decode(
+            fingerprint: fingerprint,
+            bundleID: bundleID,
+            persistenceString: persistence,
+            additionalParameters: items[GoogleSignInLegacy.additionalParametersItem(for: fingerprint)]
+        )
+    }
+}
+
+/// `bearer export --format gtmoauth2|gtmappauth`: the profile's session in a legacy format, on stdout.
+enum ExportCommand {
+    static let spec = CommandSpec(name: "export", valueOptions: ["format"])
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let state = try await Profile(arguments, environment).load()
+        switch arguments.value("format") {
+        case "gtmoauth2":
+            environment.console.outRaw(Data(GTMOAuth2PersistenceString.encode(state, dialect: .gtmOAuth2).utf8))
+        case "gtmappauth":
+            environment.console.outRaw(GTMAppAuthArchive.encode(state))
+        default:
+            throw UsageError("--format must be gtmoauth2 or gtmappauth.", command: "export")
+        }
+        return .success
+    }
+}

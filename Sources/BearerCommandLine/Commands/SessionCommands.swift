@@ -1,0 +1,131 @@
+import Bearer
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `bearer token`: prints a fresh access token and a newline, nothing else.
+enum TokenCommand {
+    static let spec = CommandSpec(name: "token")
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let session = try await Profile(arguments, environment).session()
+        let token = try await session.validAccessToken()
+        environment.console.out(token.value)
+        return .success
+    }
+}
+
+/// `bearer curl URL [-X METHOD] [-H "Name: value"]… [-d DATA]`: an authorized request; the body
+/// goes to stdout.
+enum CurlCommand {
+    static let spec = CommandSpec(
+        name: "curl",
+        valueOptions: ["request", "data"],
+        repeatable: ["header"],
+        shortNames: ["X": "request", "H": "header", "d": "data"],
+        positionals: 1...1,
+        positionalName: "URL"
+    )
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let target = arguments.positionals[0]
+        guard let url = URL(string: target), url.scheme != nil, url.host != nil else {
+            throw UsageError("\(target) is not an absolute URL.", command: "curl")
+        }
+        var request = URLRequest(url: url)
+        if let data = arguments.value("data") {
+            request.httpMethod = "POST"
+            request.httpBody = Data(data.utf8)
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        }
+        if let method = arguments.value("request") { request.httpMethod = method.uppercased() }
+        for header in arguments.values["header"] ?? [] {
+            guard let colon = header.firstIndex(of: ":"), colon > header.startIndex else {
+                throw UsageError("-H needs \"Name: value\"; got \"\(header)\".", command: "curl")
+            }
+            let name = header[..<colon].trimmingCharacters(in: .whitespaces)
+            guard name.lowercased() != "authorization" else {
+                throw UsageError(
+                    "bearer curl sets the Authorization header itself; remove -H Authorization.", command: "curl")
+            }
+            request.setValue(
+                header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces), forHTTPHeaderField: name)
+        }
+        let session = try await Profile(arguments, environment).session()
+        let (data, response) = try await session.data(for: request)
+        environment.console.outRaw(data)
+        guard (200..<300).contains(response.statusCode) else {
+            environment.console.say("The server answered HTTP \(response.statusCode) for \(url.host ?? target).")
+            return .httpError
+        }
+        return .success
+    }
+}
+
+/// `bearer logout`: revokes the grant and removes the profile's session.
+enum LogoutCommand {
+    static let spec = CommandSpec(name: "logout")
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let profile = try Profile(arguments, environment)
+        let console = environment.console
+        guard (try? await profile.store.load(key: profile.name)) != nil else {
+            if FileManager.default.fileExists(atPath: profile.file) {
+                try await profile.store.remove(key: profile.name)
+                console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
+            } else {
+                console.say("Profile \(profile.name) has no session; nothing to sign out of.")
+            }
+            return .success
+        }
+        let outcome = try await profile.session().signOut()
+        switch outcome {
+        case .revoked:
+            console.say(
+                "Signed out of profile \(profile.name): the server revoked the grant and the session was removed.")
+        case .notRevoked:
+            console.say(
+                "Signed out of profile \(profile.name). The server offers no revocation, so only the local session was removed."
+            )
+        case .failed(let error):
+            console.say("Signed out of profile \(profile.name): the local session was removed, but revocation failed.")
+            console.say(
+                ErrorReport.message(for: error)
+                    + " The grant may stay valid until it expires; revoke it in your account settings if needed.")
+        }
+        return .success
+    }
+}
+
+/// `bearer add-scopes SCOPE…`: incremental authorization merged into the profile's session.
+enum AddScopesCommand {
+    static let spec = CommandSpec(
+        name: "add-scopes",
+        valueOptions: ["open-with"],
+        flags: ["no-open"],
+        positionals: 1...Int.max,
+        positionalName: "SCOPE…"
+    )
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let scopes = arguments.positionals.flatMap(Scopes.parse)
+        let session = try await Profile(arguments, environment).session()
+        let listener = try LoopbackRedirectListener()
+        guard let request = try await session.addScopes(scopes, redirectURI: listener.redirectURI) else {
+            environment.console.say("Every scope asked for is already granted; nothing to do.")
+            return .success
+        }
+        let response = try await BrowserSignIn.authorize(
+            request,
+            listener: listener,
+            open: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
+            timeout: 300,
+            console: environment.console
+        )
+        let merged = try await session.completeAddingScopes(response, for: request)
+        environment.console.say("Granted scopes: \(merged.grantedScopes.joined(separator: " "))")
+        return .success
+    }
+}

@@ -1,0 +1,90 @@
+import Bearer
+import Foundation
+
+/// `bearer status [--json]`: who is signed in, with which scopes, until when; never a token.
+enum StatusCommand {
+    static let spec = CommandSpec(name: "status", flags: ["json"])
+
+    struct Report: Encodable {
+        let profile: String
+        let email: String?
+        let sub: String?
+        let scopes: [String]
+        let expiresAt: String?
+        let needsReauthentication: Bool
+        let issuer: String
+        let clientID: String
+        let sessionFile: String
+
+        enum CodingKeys: String, CodingKey {
+            case profile, email, sub, scopes
+            case expiresAt = "expires_at"
+            case needsReauthentication = "needs_reauthentication"
+            case issuer
+            case clientID = "client_id"
+            case sessionFile = "session_file"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(profile, forKey: .profile)
+            try container.encode(email, forKey: .email)
+            try container.encode(sub, forKey: .sub)
+            try container.encode(scopes, forKey: .scopes)
+            try container.encode(expiresAt, forKey: .expiresAt)
+            try container.encode(needsReauthentication, forKey: .needsReauthentication)
+            try container.encode(issuer, forKey: .issuer)
+            try container.encode(clientID, forKey: .clientID)
+            try container.encode(sessionFile, forKey: .sessionFile)
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let profile = try Profile(arguments, environment)
+        let state = try await profile.load()
+        let expiry = state.accessTokenExpiresAt.flatMap { $0 == .distantPast ? nil : $0 }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let subject = state.user?.subject.isEmpty == false ? state.user?.subject : nil
+        let report = Report(
+            profile: profile.name,
+            email: state.user?.email,
+            sub: subject,
+            scopes: state.grantedScopes,
+            expiresAt: expiry.map(formatter.string(from:)),
+            needsReauthentication: state.needsReauthentication,
+            issuer: state.server.issuer.absoluteString,
+            clientID: state.client.id,
+            sessionFile: profile.file
+        )
+        let console = environment.console
+        if arguments.has("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return .success
+        }
+        let now = environment.clock.now()
+        let expiryText: String
+        if let expiry {
+            let minutes = Int((expiry.timeIntervalSince(now) / 60).rounded(.down))
+            expiryText =
+                report.expiresAt.map {
+                    $0 + (expiry > now ? " (in \(minutes) min)" : " (expired; refreshed on next use)")
+                } ?? ""
+        } else {
+            expiryText =
+                state.accessToken == nil
+                ? "no access token yet (one is fetched on next use)" : "unknown (refreshed on next use)"
+        }
+        console.out("Profile:       \(report.profile)")
+        console.out("User:          \(report.email ?? "unknown")\(report.sub.map { " (sub \($0))" } ?? "")")
+        console.out("Scopes:        \(report.scopes.joined(separator: " "))")
+        console.out("Token expiry:  \(expiryText)")
+        console.out("Needs sign-in: \(report.needsReauthentication ? "yes — run bearer login" : "no")")
+        console.out("Issuer:        \(report.issuer)")
+        console.out("Client:        \(report.clientID)")
+        console.out("Session file:  \(report.sessionFile)")
+        return .success
+    }
+}

@@ -1,0 +1,55 @@
+import Bearer
+import Foundation
+
+/// A named session in the config folder (`default` unless `--profile` says otherwise).
+struct Profile {
+    let name: String
+    let environment: CommandEnvironment
+
+    init(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws {
+        name = arguments.value("profile") ?? "default"
+        self.environment = environment
+        do {
+            _ = try environment.store.fileURL(for: name)
+        } catch {
+            throw UsageError("\"\(name)\" is not a valid profile name; use letters, digits and . _ - @ +.")
+        }
+    }
+
+    var store: FileSessionStore { environment.store }
+
+    var file: String {
+        (try? store.fileURL(for: name).path) ?? name
+    }
+
+    /// The stored session, or an error telling the user to sign in.
+    func load() async throws -> AuthState {
+        guard let state = try await store.load(key: name) else {
+            throw NoSession(profile: name)
+        }
+        return state
+    }
+
+    /// A session over the stored state, allowed to use loopback http if the profile was set up so.
+    func session() async throws -> AuthSession {
+        let state = try await load()
+        return AuthSession(
+            state: state,
+            store: store,
+            key: name,
+            transport: environment.transport,
+            clock: environment.clock,
+            policy: AuthorizationPolicy(allowsInsecureLoopback: state.server.allowsInsecureLoopback)
+        )
+    }
+}
+
+/// The profile has no session (exit 77).
+struct NoSession: Error, CustomStringConvertible {
+    let profile: String
+
+    var description: String {
+        let flag = profile == "default" ? "" : " --profile \(profile)"
+        return "No session is saved for profile \"\(profile)\". Sign in with `bearer login\(flag) …` first."
+    }
+}
