@@ -15,10 +15,10 @@ public struct Console: Sendable {
         self.writeError = error
     }
 
-    /// The process's stdout and stderr.
+    /// The process's stdout and stderr. A closed pipe (a reader that went away) is not an error.
     public static let standard = Console(
-        out: { FileHandle.standardOutput.write($0) },
-        error: { FileHandle.standardError.write($0) }
+        out: { try? FileHandle.standardOutput.write(contentsOf: $0) },
+        error: { try? FileHandle.standardError.write(contentsOf: $0) }
     )
 
     /// Writes a result line to stdout.
