@@ -24,6 +24,7 @@ let package = Package(
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer"]),
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
+        .testTarget(name: "BearerCommandLineTests", dependencies: ["BearerCommandLine", "BearerTestSupport"]),
         .testTarget(
             name: "BearerMigrationTests",
             dependencies: ["BearerMigration", "BearerTestSupport"],
@@ -31,7 +32,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Bearer", "BearerTestSupport", "BearerSessionProbe"],
+            dependencies: ["Bearer", "BearerTestSupport", "BearerSessionProbe", "BearerCLI"],
             exclude: ["Server"]
         ),
     ],

@@ -21,7 +21,7 @@ enum LoginCommand {
         let client = try ServerOptions.client(arguments, command: "login")
         let console = environment.console
 
-        let state: AuthState
+        var state: AuthState
         if arguments.has("device") {
             state = try await DeviceSignIn.run(
                 server: server,
@@ -51,9 +51,15 @@ enum LoginCommand {
             state = try await AuthState.exchange(
                 response, for: request, using: environment.transport, clock: environment.clock)
         }
+        if state.user == nil, state.hasGranted("openid"),
+            let described = try? await state.fetchingUserInfo(using: environment.transport)
+        {
+            state = described
+        }
+        let signedIn = state
         let store = profile.store
         try await store.withExclusiveAccess(to: profile.name) {
-            try await store.save(state, key: profile.name)
+            try await store.save(signedIn, key: profile.name)
         }
         console.say(
             "Signed in as \(state.user?.email ?? state.user?.subject ?? "an unnamed user") (profile \(profile.name)).")

@@ -111,14 +111,16 @@ enum ExportCommand {
     static let spec = CommandSpec(name: "export", valueOptions: ["format"])
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let format = arguments.value("format")
+        guard format == "gtmoauth2" || format == "gtmappauth" else {
+            throw UsageError("--format must be gtmoauth2 or gtmappauth.", command: "export")
+        }
         let state = try await Profile(arguments, environment).load()
-        switch arguments.value("format") {
+        switch format {
         case "gtmoauth2":
             environment.console.outRaw(Data(GTMOAuth2PersistenceString.encode(state, dialect: .gtmOAuth2).utf8))
-        case "gtmappauth":
-            environment.console.outRaw(GTMAppAuthArchive.encode(state))
         default:
-            throw UsageError("--format must be gtmoauth2 or gtmappauth.", command: "export")
+            environment.console.outRaw(GTMAppAuthArchive.encode(state))
         }
         return .success
     }

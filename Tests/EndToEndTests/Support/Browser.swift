@@ -104,3 +104,44 @@ actor Browser {
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 }
+
+extension Browser {
+    /// Signs alice in, approves consent if asked, follows the redirect (to bearer's listener) and
+    /// returns the page the listener answers with.
+    func authorizeAsAlice(_ authorizeURL: String) async throws -> String {
+        try await signIn()
+        let redirect = try await authorize(try #require(URL(string: authorizeURL)))
+        let (page, response) = try await get(redirect)
+        #expect(response.statusCode == 200)
+        return page
+    }
+
+    /// Signs alice in and approves (or denies) a device code with the server's forms.
+    func approveDevice(userCode: String, approve: Bool) async throws {
+        try await signIn()
+        var components = try #require(
+            URLComponents(url: try TestServer.url("/o/device/"), resolvingAgainstBaseURL: false))
+        components.queryItems = [URLQueryItem(name: "user_code", value: userCode)]
+        let deviceURL = try #require(components.url)
+        let (page, _) = try await get(deviceURL)
+        let fields = Self.hiddenFields(in: page)
+        let (_, entered) = try await post(
+            try TestServer.url("/o/device/"),
+            form: [("csrfmiddlewaretoken", try #require(fields["csrfmiddlewaretoken"])), ("user_code", userCode)]
+        )
+        #expect(entered.statusCode == 302, "the user code is accepted")
+        let location = try #require(entered.value(forHTTPHeaderField: "Location"))
+        let base = try TestServer.url("/")
+        let confirm = try #require(URL(string: location, relativeTo: base)?.absoluteURL)
+        let (confirmPage, _) = try await get(confirm)
+        let confirmFields = Self.hiddenFields(in: confirmPage)
+        let (_, decided) = try await post(
+            confirm,
+            form: [
+                ("csrfmiddlewaretoken", try #require(confirmFields["csrfmiddlewaretoken"])),
+                ("action", approve ? "accept" : "deny"),
+            ]
+        )
+        #expect(decided.statusCode == 302, "the decision is accepted")
+    }
+}

@@ -8,14 +8,7 @@ struct ProbeProcess {
 
     /// The probe executable, built next to the test bundle.
     static func executable() throws -> URL {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
-        var directory = testBinary.deletingLastPathComponent()
-        while !directory.path.isEmpty && directory.path != "/" {
-            let candidate = directory.appendingPathComponent("BearerSessionProbe")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        throw ProbeMissing()
+        try BuiltProduct.path("BearerSessionProbe")
     }
 
     init(_ executable: URL, arguments: [String]) throws {
@@ -33,6 +26,21 @@ struct ProbeProcess {
     }
 }
 
-struct ProbeMissing: Error, CustomStringConvertible {
-    var description: String { "BearerSessionProbe was not found next to the test binary; run swift build first." }
+/// Executables built by the package, found next to the test bundle.
+enum BuiltProduct {
+    static func path(_ name: String) throws -> URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = testBinary.deletingLastPathComponent()
+        while !directory.path.isEmpty && directory.path != "/" {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw ProductMissing(name: name)
+    }
+}
+
+struct ProductMissing: Error, CustomStringConvertible {
+    let name: String
+    var description: String { "\(name) was not found next to the test binary; run swift build first." }
 }

@@ -1,0 +1,159 @@
+import Bearer
+import BearerTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Records the waits the device flow asks for, moving a test clock instead of sleeping.
+private final class Waits: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [Duration] = []
+    let clock: TestClock
+
+    init(_ clock: TestClock) {
+        self.clock = clock
+    }
+
+    var all: [Duration] { lock.withLock { recorded } }
+
+    func wait(_ duration: Duration) {
+        lock.withLock { recorded.append(duration) }
+        clock.advance(by: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+    }
+}
+
+@Suite("Device authorization grant (RFC 8628)")
+struct DeviceAuthorizationTests {
+    private var server: AuthorizationServer {
+        var server = Fixtures.server
+        server.deviceAuthorizationEndpoint = Fixtures.url("https://auth.example.com/device")
+        return server
+    }
+
+    private let start = RecordingTransport.Reply.json(
+        200,
+        #"{"device_code":"dev-code","user_code":"WDJB-MJHT","verification_uri":"https://auth.example.com/device","verification_uri_complete":"https://auth.example.com/device?user_code=WDJB-MJHT","expires_in":60,"interval":5}"#
+    )
+
+    @Test("Polls at the interval, adds 5 s on slow_down, and returns the session")
+    func pollsUntilApproved() async throws {
+        let clock = TestClock(Fixtures.epoch)
+        let transport = RecordingTransport(replies: [
+            start,
+            .json(400, #"{"error":"authorization_pending"}"#),
+            .json(400, #"{"error":"slow_down"}"#),
+            .json(
+                200,
+                #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"rt","scope":"email"}"#),
+        ])
+        let device = try await DeviceAuthorization.start(
+            server: server,
+            client: Fixtures.publicClient,
+            scopes: ["email"],
+            using: transport,
+            clock: clock.wallClock
+        )
+        #expect(device.userCode == "WDJB-MJHT")
+        #expect(device.verificationURIComplete?.absoluteString.hasSuffix("user_code=WDJB-MJHT") == true)
+        #expect(!"\(device)".contains("dev-code"))
+        let waits = Waits(clock)
+        let state = try await device.waitForApproval(
+            using: transport, clock: clock.wallClock, sleep: { waits.wait($0) })
+        #expect(state.accessToken?.value == "at")
+        #expect(state.grantedScopes == ["email"])
+        #expect(waits.all == [.seconds(5), .seconds(5), .seconds(10)])
+        let polls = await transport.requests.dropFirst().map(\.formBody)
+        #expect(
+            polls.allSatisfy { $0["grant_type"] == DeviceAuthorization.grantType && $0["device_code"] == "dev-code" })
+        #expect(await transport.requests.first?.formBody["scope"] == "email")
+    }
+
+    @Test("Stops with a typed error when the user denies or the code expires")
+    func stops() async throws {
+        let clock = TestClock(Fixtures.epoch)
+        let denied = RecordingTransport(replies: [start, .json(400, #"{"error":"access_denied"}"#)])
+        let device = try await DeviceAuthorization.start(
+            server: server,
+            client: Fixtures.publicClient,
+            scopes: [],
+            using: denied,
+            clock: clock.wallClock
+        )
+        let waits = Waits(clock)
+        let error = await #expect(throws: OAuthError.self) {
+            try await device.waitForApproval(using: denied, clock: clock.wallClock, sleep: { waits.wait($0) })
+        }
+        #expect(error?.code == .accessDenied)
+
+        let pending = RecordingTransport(
+            replies: Array(repeating: .json(400, #"{"error":"authorization_pending"}"#), count: 20)
+        )
+        let expired = await #expect(throws: BearerError.self) {
+            try await device.waitForApproval(using: pending, clock: clock.wallClock, sleep: { waits.wait($0) })
+        }
+        #expect(expired?.kind == .timedOut)
+        #expect(await pending.requests.count < 20, "polling stops at expires_in")
+    }
+
+    @Test("A server without a device endpoint and a response without a user code are clear errors")
+    func badConfiguration() async throws {
+        let missing = await #expect(throws: BearerError.self) {
+            try await DeviceAuthorization.start(
+                server: Fixtures.server, client: Fixtures.publicClient, scopes: [], using: RecordingTransport())
+        }
+        #expect(missing?.kind == .invalidConfiguration)
+        let incomplete = await #expect(throws: BearerError.self) {
+            try await DeviceAuthorization.start(
+                server: server,
+                client: Fixtures.publicClient,
+                scopes: [],
+                using: RecordingTransport(replies: [.json(200, #"{"device_code":"d","expires_in":60}"#)])
+            )
+        }
+        #expect(incomplete?.kind == .invalidResponse)
+    }
+}
+
+@Suite("Loopback redirect listener")
+struct LoopbackRedirectListenerTests {
+    @Test("Ignores other paths, answers POST with 400, survives a hang-up, returns the redirect")
+    func edgeCases() async throws {
+        let listener = try LoopbackRedirectListener()
+        #expect(listener.port != 0)
+        #expect(listener.redirectURI.absoluteString == "http://127.0.0.1:\(listener.port)/callback")
+        async let redirect = listener.waitForRedirect(timeout: .seconds(30))
+        let transport = URLSessionTransport()
+        let base = "http://127.0.0.1:\(listener.port)"
+        let favicon = try await transport.send(URLRequest(url: Fixtures.url(base + "/favicon.ico")))
+        #expect(favicon.1.statusCode == 404)
+        var post = URLRequest(url: Fixtures.url(base + "/callback?code=c&state=s"))
+        post.httpMethod = "POST"
+        #expect(try await transport.send(post).1.statusCode == 400)
+        let (page, response) = try await transport.send(
+            URLRequest(url: Fixtures.url(base + "/callback?code=the-code&state=s")))
+        #expect(response.statusCode == 200)
+        let text = String(decoding: page, as: UTF8.self)
+        #expect(text.contains("close this tab"))
+        #expect(!text.contains("the-code"))
+        #expect(try await redirect.absoluteString == base + "/callback?code=the-code&state=s")
+    }
+
+    @Test("Gives up after the timeout")
+    func timeout() async throws {
+        let listener = try LoopbackRedirectListener()
+        let error = await #expect(throws: BearerError.self) {
+            try await listener.waitForRedirect(timeout: .milliseconds(300))
+        }
+        #expect(error?.kind == .timedOut)
+    }
+
+    @Test("A port in use is a clear error")
+    func portInUse() throws {
+        let first = try LoopbackRedirectListener()
+        let error = #expect(throws: BearerError.self) { try LoopbackRedirectListener(port: first.port) }
+        #expect(error?.reason.contains("\(first.port)") == true)
+    }
+}
