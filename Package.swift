@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "BearerTestSupport", dependencies: ["Bearer"], path: "Tests/BearerTestSupport"),
         .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLine"]),
-        .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer"]),
+        .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
         .testTarget(name: "BearerCommandLineTests", dependencies: ["BearerCommandLine", "BearerTestSupport"]),

@@ -1,1 +1,42 @@
-print("benchmarks")
+// The benchmarks: run with scripts/bench, which builds this in release mode and starts the local
+// server it needs. Each figure is a median over repeated runs, compared with a baseline measured
+// in the same run, because the machine is shared and noisy.
+import Foundation
+
+let environment = ProcessInfo.processInfo.environment
+guard let server = environment["BEARER_BENCH_SERVER"].flatMap(URL.init(string:)) else {
+    FileHandle.standardError.write(Data("Run the benchmarks with scripts/bench.\n".utf8))
+    exit(64)
+}
+let repeats = Int(environment["BEARER_BENCH_REPEATS"] ?? "") ?? 7
+var figures: [Figure] = []
+
+@MainActor func report(_ figure: Figure) {
+    figures.append(figure)
+    var line = "\(figure.name): \(String(format: "%.1f", figure.value)) \(figure.unit)"
+    if let baseline = figure.baseline, let ratio = figure.ratio {
+        line += " | baseline \(String(format: "%.1f", baseline)) | ratio \(String(format: "%.2f", ratio))"
+    }
+    if let target = figure.target { line += " | target \(target): \(figure.meetsTarget == true ? "met" : "NOT MET")" }
+    print(line)
+}
+
+do {
+    report(try await Benchmarks.authorize(base: server, repeats: repeats))
+    for figure in try await Benchmarks.concurrentRefresh(base: server, repeats: repeats) { report(figure) }
+    report(try await Benchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
+    if let bearer = environment["BEARER_BENCH_BEARER"], let python = environment["BEARER_BENCH_PYTHON"] {
+        report(try await Benchmarks.tokenProcess(bearer: bearer, python: python, repeats: repeats))
+    }
+    for figure in try await Benchmarks.migrations(repeats: repeats) { report(figure) }
+    report(try await Benchmarks.sha256(repeats: max(3, repeats / 2)))
+} catch {
+    FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+    exit(1)
+}
+
+if let path = environment["BEARER_BENCH_JSON"] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(figures).write(to: URL(fileURLWithPath: path))
+}

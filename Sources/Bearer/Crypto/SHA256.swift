@@ -48,14 +48,32 @@ public struct SHA256: Sendable {
     ///
     /// - Parameter bytes: The next part of the message.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            pending.append(byte)
-            messageByteCount &+= 1
-            if pending.count == Self.blockByteCount {
-                compress(pending)
-                pending.removeAll(keepingCapacity: true)
-            }
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            update(UnsafeRawBufferPointer(buffer))
         }
+        if handled == nil {
+            let array = Array(bytes)
+            array.withUnsafeBytes { update($0) }
+        }
+    }
+
+    /// Appends the bytes of `buffer` to the message, compressing whole blocks in place.
+    private mutating func update(_ buffer: UnsafeRawBufferPointer) {
+        var offset = 0
+        messageByteCount &+= UInt64(buffer.count)
+        if !pending.isEmpty {
+            let take = min(Self.blockByteCount - pending.count, buffer.count)
+            pending.append(contentsOf: buffer[0..<take])
+            offset = take
+            guard pending.count == Self.blockByteCount else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while buffer.count - offset >= Self.blockByteCount {
+            compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + Self.blockByteCount)]))
+            offset += Self.blockByteCount
+        }
+        pending.append(contentsOf: buffer[offset...])
     }
 
     /// Pads the message (FIPS 180-4 §5.1.1) and returns its digest.
@@ -66,14 +84,14 @@ public struct SHA256: Sendable {
         pending.append(0x80)
         if pending.count > Self.blockByteCount - 8 {
             pending.append(contentsOf: repeatElement(0, count: Self.blockByteCount - pending.count))
-            compress(pending)
+            pending.withUnsafeBytes { compress($0) }
             pending.removeAll(keepingCapacity: true)
         }
         pending.append(contentsOf: repeatElement(0, count: Self.blockByteCount - 8 - pending.count))
         for shift in stride(from: 56, through: 0, by: -8) {
             pending.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift)))
         }
-        compress(pending)
+        pending.withUnsafeBytes { compress($0) }
 
         var digest: [UInt8] = []
         digest.reserveCapacity(Self.digestByteCount)
@@ -87,45 +105,45 @@ public struct SHA256: Sendable {
     }
 
     /// Processes one 64-byte block (FIPS 180-4 §6.2.2).
-    private mutating func compress(_ block: [UInt8]) {
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for index in 0..<16 {
-            let offset = index * 4
-            schedule[index] =
-                UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16 | UInt32(block[offset + 2]) << 8
-                | UInt32(block[offset + 3])
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            for index in 0..<16 {
+                let offset = index * 4
+                schedule[index] =
+                    UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16 | UInt32(block[offset + 2]) << 8
+                    | UInt32(block[offset + 3])
+            }
+            for index in 16..<64 {
+                let w15 = schedule[index - 15]
+                let w2 = schedule[index - 2]
+                let s0 = w15.rotatedRight(7) ^ w15.rotatedRight(18) ^ (w15 >> 3)
+                let s1 = w2.rotatedRight(17) ^ w2.rotatedRight(19) ^ (w2 >> 10)
+                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            Self.roundConstants.withUnsafeBufferPointer { constants in
+                for index in 0..<64 {
+                    let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choice = (e & f) ^ (~e & g)
+                    let temp1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+                    let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let temp2 = sum0 &+ majority
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ temp1
+                    d = c
+                    c = b
+                    b = a
+                    a = temp1 &+ temp2
+                }
+            }
+            state = (
+                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+                state.7 &+ h
+            )
         }
-        for index in 16..<64 {
-            let s0 =
-                schedule[index - 15].rotatedRight(7) ^ schedule[index - 15].rotatedRight(18)
-                ^ (schedule[index - 15] >> 3)
-            let s1 =
-                schedule[index - 2].rotatedRight(17) ^ schedule[index - 2].rotatedRight(19)
-                ^ (schedule[index - 2] >> 10)
-            schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-        }
-
-        var (a, b, c, d, e, f, g, h) = state
-        for index in 0..<64 {
-            let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ sum1 &+ choice &+ Self.roundConstants[index] &+ schedule[index]
-            let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = sum0 &+ majority
-            h = g
-            g = f
-            f = e
-            e = d &+ temp1
-            d = c
-            c = b
-            b = a
-            a = temp1 &+ temp2
-        }
-        state = (
-            state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
-            state.7 &+ h
-        )
     }
 }
 
