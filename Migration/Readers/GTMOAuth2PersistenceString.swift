@@ -133,11 +133,11 @@ public enum GTMOAuth2PersistenceString {
 
     /// Percent-decodes `%XX` escapes; an invalid escape is kept as it is, and `+` stays `+`.
     static func percentDecode(_ text: Substring) -> String {
-        FormEncoding.decode(text.replacingOccurrences(of: "+", with: "%2B"))
+        FormEncoding.percentDecode(text)
     }
 
     /// Percent-encodes everything but `A–Z a–z 0–9 - . _ ~`; a space becomes `%20`.
     static func percentEncode(_ text: String) -> String {
-        FormEncoding.encode(text).replacingOccurrences(of: "+", with: "%20").replacingOccurrences(of: "*", with: "%2A")
+        FormEncoding.percentEncode(text)
     }
 }

@@ -68,3 +68,15 @@ struct Base64URLTests {
         #expect(Base64URL.decode("Z!g") == nil)
     }
 }
+
+@Suite("Percent encoding")
+struct PercentEncodingTests {
+    @Test("Only unreserved characters stay; a space is %20, + and * are escaped, and decoding keeps +")
+    func percentEncoding() {
+        #expect(FormEncoding.percentEncode("a b+c*d~e") == "a%20b%2Bc%2Ad~e")
+        #expect(FormEncoding.percentDecode("a+b%20c%2B%zz") == "a+b c+%zz")
+        for text in ["", "a b+c", "£€ 😀", "%zz", "=&?#[]"] {
+            #expect(FormEncoding.percentDecode(FormEncoding.percentEncode(text)) == text)
+        }
+    }
+}

@@ -14,12 +14,24 @@ public enum FormEncoding {
     /// - Parameter text: The text to encode.
     /// - Returns: The form-encoded text.
     public static func encode(_ text: some StringProtocol) -> String {
+        encode(text, spaceAsPlus: true)
+    }
+
+    /// Percent-encodes everything but `A–Z a–z 0–9 - . _ ~` (RFC 3986 §2.3); a space becomes `%20`.
+    ///
+    /// - Parameter text: The text to encode.
+    /// - Returns: The encoded text.
+    public static func percentEncode(_ text: some StringProtocol) -> String {
+        encode(text, spaceAsPlus: false)
+    }
+
+    private static func encode(_ text: some StringProtocol, spaceAsPlus: Bool) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) {
+            if isUnreserved(byte) && (spaceAsPlus || byte != UInt8(ascii: "*")) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else if byte == UInt8(ascii: " ") {
+            } else if byte == UInt8(ascii: " ") && spaceAsPlus {
                 result.append("+")
             } else {
                 result.append("%")
@@ -46,13 +58,25 @@ public enum FormEncoding {
     /// - Parameter text: The text to decode.
     /// - Returns: The decoded text.
     public static func decode(_ text: some StringProtocol) -> String {
+        decode(text, plusAsSpace: true)
+    }
+
+    /// Decodes `%XX` escapes only (RFC 3986 §2.1): `+` stays `+`. Invalid escapes are kept as they are.
+    ///
+    /// - Parameter text: The text to decode.
+    /// - Returns: The decoded text.
+    public static func percentDecode(_ text: some StringProtocol) -> String {
+        decode(text, plusAsSpace: false)
+    }
+
+    private static func decode(_ text: some StringProtocol, plusAsSpace: Bool) -> String {
         let bytes = Array(text.utf8)
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if byte == UInt8(ascii: "+") {
+            if byte == UInt8(ascii: "+") && plusAsSpace {
                 decoded.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
                 let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
