@@ -174,7 +174,9 @@ enum Benchmarks {
                     var request = URLRequest(url: url)
                     request.setValue("Bearer bench-access-token-0123456789", forHTTPHeaderField: "Authorization")
                     let (_, response) = try await plain.data(for: request)
-                    guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchmarkFailure("HTTP error") }
+                    guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+                        throw BenchmarkFailure("HTTP error")
+                    }
                 }
             }
             libraryRates.append(Double(count) / library)
@@ -199,8 +201,10 @@ enum Benchmarks {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         guard let base = URL(string: "https://oauth2.example.com") else { throw BenchmarkFailure("bad URL") }
-        try await FileSessionStore(directory: folder).save(state(base, expiresAt: Date().addingTimeInterval(3600)), key: "default")
-        let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600)).replacingOccurrences(of: "Z", with: "")
+        try await FileSessionStore(directory: folder).save(
+            state(base, expiresAt: Date().addingTimeInterval(3600)), key: "default")
+        let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600)).replacingOccurrences(
+            of: "Z", with: "")
         let credentials: [String: String] = [
             "type": "authorized_user", "client_id": "bench", "client_secret": "bench-secret",
             "refresh_token": "bench-refresh-token", "token": "bench-access-token-0123456789", "expiry": expiry + "Z",
@@ -222,7 +226,8 @@ enum Benchmarks {
         var pythonTimes: [Double] = []
         for _ in 0..<max(repeats * 3, 15) {
             bearerTimes.append(try Measure.processSeconds(bearer, ["token"], environment: environment))
-            pythonTimes.append(try Measure.processSeconds(python, ["-c", script, credentialsFile.path], environment: environment))
+            pythonTimes.append(
+                try Measure.processSeconds(python, ["-c", script, credentialsFile.path], environment: environment))
         }
         let bearerTime = Measure.median(bearerTimes)
         let pythonTime = Measure.median(pythonTimes)
@@ -287,17 +292,21 @@ enum Benchmarks {
             let value = generator.next()
             return (0..<8).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-bench-\(UUID().uuidString).bin")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bearer-bench-\(UUID().uuidString).bin")
         try Data(data).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         var sink: UInt8 = 0
         let ours = await Measure.medianSeconds(repeats: repeats) { sink ^= SHA256.hash(data)[0] }
         precondition(sink != 1 || sink == 1)
-        let tool = FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum") ? "/usr/bin/sha256sum" : "/usr/bin/shasum"
+        let tool =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum")
+            ? "/usr/bin/sha256sum" : "/usr/bin/shasum"
         let arguments = tool.hasSuffix("shasum") ? ["-a", "256", file.path] : [file.path]
         var toolTimes: [Double] = []
         for _ in 0..<repeats {
-            toolTimes.append(try Measure.processSeconds(tool, arguments, environment: ProcessInfo.processInfo.environment))
+            toolTimes.append(
+                try Measure.processSeconds(tool, arguments, environment: ProcessInfo.processInfo.environment))
         }
         let megabytes = Double(size) / 1_048_576
         let rate = megabytes / ours

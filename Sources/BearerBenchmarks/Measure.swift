@@ -39,7 +39,9 @@ enum Measure {
     }
 
     /// Runs an executable and returns its wall time.
-    static func processSeconds(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Double {
+    static func processSeconds(_ executable: String, _ arguments: [String], environment: [String: String]) throws
+        -> Double
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -52,7 +54,8 @@ enum Measure {
         process.waitUntilExit()
         let elapsed = clock.now - start
         guard process.terminationStatus == 0 else {
-            throw BenchmarkFailure("\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+            throw BenchmarkFailure(
+                "\(executable) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
         }
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }

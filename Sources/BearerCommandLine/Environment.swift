@@ -17,17 +17,19 @@ public struct CommandEnvironment: Sendable {
     /// - Parameters:
     ///   - variables: Environment variables.
     ///   - console: Where output goes.
-    ///   - transport: Sends HTTP requests.
+    ///   - transport: Sends HTTP requests; by default `URLSession` with a timeout of
+    ///     `$BEARER_HTTP_TIMEOUT` seconds (30).
     ///   - clock: Gives the time.
     public init(
         variables: [String: String] = ProcessInfo.processInfo.environment,
         console: Console = .standard,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: (any HTTPTransport)? = nil,
         clock: WallClock = .system
     ) {
+        let timeout = variables["BEARER_HTTP_TIMEOUT"].flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil } ?? 30
         self.variables = variables
         self.console = console
-        self.transport = transport
+        self.transport = transport ?? URLSessionTransport(timeout: timeout)
         self.clock = clock
     }
 

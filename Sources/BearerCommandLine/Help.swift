@@ -17,6 +17,7 @@ enum Help {
 
         Every command takes --profile NAME (default: default). Sessions live in $BEARER_CONFIG_DIR,
         else $XDG_CONFIG_HOME/bearer, else ~/.config/bearer, one private file per profile.
+        $BEARER_HTTP_TIMEOUT sets how many seconds a request may wait for the server (30).
 
         Exit codes:
           0   success

@@ -104,6 +104,23 @@ enum POSIXFile {
         try syncDirectory(directory)
     }
 
+    /// Removes temporary files of `prefix` left by a writer that was killed more than a minute ago,
+    /// so no copy of a credential lingers; a writer still at work is left alone.
+    private static func removeStaleTemporaryFiles(in directory: String, prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let path = directory + "/" + name
+            var status = stat()
+            guard lstat(path, &status) == 0 else { continue }
+            #if canImport(Darwin)
+                let modified = status.st_mtimespec.tv_sec
+            #else
+                let modified = status.st_mtim.tv_sec
+            #endif
+            if time(nil) - modified > 60 { unlink(path) }
+        }
+    }
+
     /// Removes `path`; a missing file is not an error.
     static func remove(at path: String, directory: String) throws {
         if unlink(path) != 0 && errno != ENOENT { throw failure("remove", path) }

@@ -6,6 +6,9 @@ public import Foundation
 
 /// Reads the JSON answer of an OAuth endpoint, checking the HTTP status before decoding.
 public enum EndpointResponse {
+    /// The largest body read as an OAuth answer (1 MiB); token responses are a few kilobytes.
+    public static let maximumBodySize = 1 << 20
+
     /// Returns the JSON object of a successful answer, or throws the error it carries.
     ///
     /// An `error` member becomes an ``OAuthError`` with the HTTP status, whatever the status
@@ -25,6 +28,13 @@ public enum EndpointResponse {
         endpointName: String
     ) throws -> [String: JSONValue] {
         let status = response.statusCode
+        guard data.count <= maximumBodySize else {
+            throw BearerError(
+                .unexpectedResponse,
+                "The \(endpointName) answered HTTP \(status) with \(data.count) bytes, far more than an OAuth response; "
+                    + "check the endpoint URL."
+            )
+        }
         let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
         let object = try? JSONDecoder().decode([String: JSONValue].self, from: data)
         let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {

@@ -11,9 +11,13 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Creates a transport with its own `URLSession`.
     ///
-    /// - Parameter configuration: The session configuration; ephemeral by default. Cookies are
-    ///   turned off whatever it says.
-    public init(configuration: URLSessionConfiguration = .ephemeral) {
+    /// - Parameters:
+    ///   - configuration: The session configuration; ephemeral by default. Cookies are turned off
+    ///     whatever it says.
+    ///   - timeout: How long a request may wait for data before it fails, when not the
+    ///     configuration's (60 s by default).
+    public init(configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval? = nil) {
+        if let timeout { configuration.timeoutIntervalForRequest = timeout }
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil

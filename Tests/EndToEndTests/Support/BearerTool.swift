@@ -2,13 +2,22 @@ import Bearer
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs the built `bearer` executable with its own config folder, as a user's shell would.
 struct BearerTool {
     let configDirectory: URL
+    /// `BEARER_HTTP_TIMEOUT` for the processes, if set.
+    let timeout: Int?
 
-    init() {
+    init(timeout: Int? = nil) {
         configDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bearer-cli-\(UUID().uuidString)")
+        self.timeout = timeout
     }
 
     func cleanUp() {
@@ -40,7 +49,12 @@ struct BearerTool {
 
     /// Starts `bearer arguments…` in the background.
     func start(_ arguments: [String]) throws -> Running {
-        try Running(executable: try BuiltProduct.path("bearer"), arguments: arguments, configDirectory: configDirectory)
+        try Running(
+            executable: try BuiltProduct.path("bearer"),
+            arguments: arguments,
+            configDirectory: configDirectory,
+            timeout: timeout
+        )
     }
 
     /// A `bearer` process whose output is collected while it runs.
@@ -51,11 +65,12 @@ struct BearerTool {
         private var stderrData = Data()
         private let readers = DispatchGroup()
 
-        init(executable: URL, arguments: [String], configDirectory: URL) throws {
+        init(executable: URL, arguments: [String], configDirectory: URL, timeout: Int?) throws {
             process.executableURL = executable
             process.arguments = arguments
             var environment = ProcessInfo.processInfo.environment
             environment["BEARER_CONFIG_DIR"] = configDirectory.path
+            if let timeout { environment["BEARER_HTTP_TIMEOUT"] = String(timeout) }
             process.environment = environment
             let out = Pipe()
             let error = Pipe()
@@ -80,6 +95,11 @@ struct BearerTool {
         }
 
         var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
+
+        /// Kills the process with SIGKILL, as a crash or a power cut would.
+        func kill() {
+            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        }
 
         /// Waits (polling the collected output) until stderr matches `pattern`, or the process ends.
         func waitForStderr(containing pattern: String, within seconds: Double = 30) async throws -> String {

@@ -1,0 +1,122 @@
+import Bearer
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `bearer token` against a token endpoint that misbehaves on command (Server/fault_server.py):
+/// each fault gives a typed error and exit code, leaves the session file byte for byte as it was
+/// (or marked for re-authentication after invalid_grant), and the next call after the fault
+/// clears succeeds. SIGKILL at random moments never leaves an unreadable file or a lost token.
+@Suite("End to end: fault injection", .serialized, .enabled(if: TestServer.isConfigured, TestServer.skipReason))
+struct FaultInjectionEndToEndTests {
+    struct Fault: Sendable, CustomStringConvertible {
+        let mode: String
+        let exitCode: Int32
+        let message: String
+        var description: String { mode }
+    }
+
+    static let faults = [
+        Fault(mode: "http500", exitCode: 69, message: "HTTP 500"),
+        Fault(mode: "http503", exitCode: 69, message: "HTTP 503"),
+        Fault(mode: "timeout", exitCode: 69, message: "No response"),
+        Fault(mode: "reset", exitCode: 69, message: "No response"),
+        Fault(mode: "html200", exitCode: 1, message: "text/html"),
+        Fault(mode: "truncated", exitCode: 1, message: "not a JSON object"),
+        Fault(mode: "error200", exitCode: 1, message: "invalid_request"),
+        Fault(mode: "invalid_client", exitCode: 1, message: "invalid_client"),
+        Fault(mode: "slow_down", exitCode: 69, message: "slow_down"),
+        Fault(mode: "huge", exitCode: 1, message: "far more than an OAuth response"),
+        Fault(mode: "invalid_grant", exitCode: 77, message: "bearer login"),
+    ]
+
+    @Test("Each fault: typed error, session file unchanged, and the next call succeeds", arguments: faults)
+    func fault(_ fault: Fault) async throws {
+        let server = try FaultServer()
+        let tool = BearerTool(timeout: 2)
+        defer { tool.cleanUp() }
+        let state = try await server.expiredSession()
+        try await tool.store.save(state, key: "default")
+        let file = try tool.store.fileURL(for: "default")
+        let before = try Data(contentsOf: file)
+
+        try await server.inject(fault.mode)
+        let failed = try await tool.run(["token"])
+        #expect(failed.status == fault.exitCode, "\(fault.mode): \(failed.stderr)")
+        #expect(failed.stderr.contains(fault.message), "\(fault.mode): \(failed.stderr)")
+        #expect(failed.stdout.isEmpty, "no stale token is printed")
+        #expect(!failed.stderr.contains(state.refreshToken?.value ?? "-"))
+
+        try await server.inject("ok")
+        if fault.mode == "invalid_grant" {
+            let marked = try #require(try await tool.store.load(key: "default"))
+            #expect(marked.reauthenticationError?.code == .invalidGrant)
+            #expect(marked.refreshToken == state.refreshToken)
+            #expect(try await tool.run(["token"]).status == 77, "the mark is sticky")
+        } else {
+            #expect(try Data(contentsOf: file) == before, "\(fault.mode) left the session file byte for byte as it was")
+            let next = try await tool.run(["token"])
+            #expect(next.status == 0, "\(fault.mode): \(next.stderr)")
+            #expect(try await server.isValid(try await tool.store.load(key: "default")?.refreshToken))
+        }
+    }
+
+    @Test("SIGKILL at random moments during refresh never leaves an unreadable file or a lost refresh token")
+    func killDuringRefresh() async throws {
+        let server = try FaultServer()
+        let tool = BearerTool()
+        defer { tool.cleanUp() }
+        try await tool.store.save(try await server.expiredSession(), key: "default")
+        try await server.inject("delay")
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<25 {
+            var state = try #require(try await tool.store.load(key: "default"), "round \(round): the file is readable")
+            #expect(
+                try await server.isValid(state.refreshToken), "round \(round): the stored refresh token still works")
+            state.accessTokenExpiresAt = Date(timeIntervalSince1970: 0)
+            try await tool.store.save(state, key: "default")
+            let running = try tool.start(["token"])
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...600, using: &generator)))
+            running.kill()
+            _ = await running.finish()
+        }
+        try await server.inject("ok")
+        #expect(try await tool.run(["token"]).status == 0)
+    }
+
+    @Test("SIGKILL at random moments during migrate leaves the profile absent or complete, and the legacy file intact")
+    func killDuringMigration() async throws {
+        let tool = BearerTool()
+        defer { tool.cleanUp() }
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BearerMigrationTests/Fixtures")
+        let legacy = fixtures.appendingPathComponent("gtmappauth-google.archive")
+        let original = try Data(contentsOf: legacy)
+        let expected = try await {
+            let probe = BearerTool()
+            defer { probe.cleanUp() }
+            #expect(try await probe.run(["migrate", "--from", "gtmappauth", legacy.path]).status == 0)
+            return try await probe.store.load(key: "default")
+        }()
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<25 {
+            let running = try tool.start(["migrate", "--from", "gtmappauth", legacy.path, "--force"])
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...40_000, using: &generator)))
+            running.kill()
+            _ = await running.finish()
+            let stored = try await tool.store.load(key: "default")
+            #expect(stored == nil || stored == expected, "round \(round): the profile is absent or complete")
+            #expect(try Data(contentsOf: legacy) == original)
+            let leftovers = ((try? FileManager.default.contentsOfDirectory(atPath: tool.configDirectory.path)) ?? [])
+                .filter { $0.hasSuffix(".tmp") }
+            for leftover in leftovers {
+                try? FileManager.default.removeItem(at: tool.configDirectory.appendingPathComponent(leftover))
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""A token endpoint that misbehaves on command, for Bearer's fault-injection tests.
+
+    POST /token              refresh grant; rotates refresh tokens. The previous refresh token stays
+                             valid until the new one (or its access token) is first used, as servers
+                             with a reuse grace period do, so a client killed after the server rotated
+                             but before it saved can still refresh with the token it has.
+    POST /control/issue      a valid access/refresh token pair (JSON)
+    POST /control/fault      ?mode=MODE  the fault to inject into every following token request
+    GET  /control/valid      ?token=REFRESH_TOKEN  {"valid": true|false}
+    GET  /resource           200 for a current access token, else 401 invalid_token
+    GET  /control/stats      {"token_requests": n}
+
+Modes: ok, http500, http503 (Retry-After: 2), timeout (no answer for 60 s), reset (connection
+reset), html200, truncated, error200, invalid_grant, invalid_client, slow_down, huge (a 64 MiB
+body), delay (answers correctly after 0.4 s).
+
+Prints its base URL on stdout and serves until killed. Tokens are random and live in memory.
+"""
+import json
+import secrets
+import socket
+import struct
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+lock = threading.Lock()
+mode = "ok"
+requests_seen = 0
+refresh_tokens = {}  # token -> {"successor": token or None, "retired": bool}
+access_tokens = {}  # token -> refresh token it came with
+
+
+def issue(previous=None):
+    access = secrets.token_urlsafe(24)
+    refresh = secrets.token_urlsafe(24)
+    refresh_tokens[refresh] = {"successor": None, "retired": False}
+    access_tokens[access] = refresh
+    if previous is not None:
+        refresh_tokens[previous]["successor"] = refresh
+    return access, refresh
+
+
+def retire_predecessors(refresh):
+    for record in refresh_tokens.values():
+        if record["successor"] == refresh:
+            record["retired"] = True
+
+
+def is_valid(refresh):
+    record = refresh_tokens.get(refresh)
+    if record is None or record["retired"]:
+        return False
+    successor = record["successor"]
+    # A rotated token stays valid until its successor has been used.
+    return successor is None or not refresh_tokens[successor].get("used", False)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body, content_type="application/json", headers=()):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def query(self):
+        return dict(urllib.parse.parse_qsl(urllib.parse.urlparse(self.path).query))
+
+    def do_GET(self):
+        path = urllib.parse.urlparse(self.path).path
+        if path == "/control/valid":
+            with lock:
+                self.send(200, {"valid": is_valid(self.query().get("token", ""))})
+        elif path == "/control/stats":
+            with lock:
+                self.send(200, {"token_requests": requests_seen})
+        elif path == "/resource":
+            token = self.headers.get("Authorization", "")[len("Bearer "):]
+            with lock:
+                refresh = access_tokens.get(token)
+                if refresh is not None and is_valid(refresh):
+                    refresh_tokens[refresh]["used"] = True
+                    retire_predecessors(refresh)
+                    self.send(200, {"ok": True})
+                    return
+            self.send(401, {"error": "invalid_token"}, headers=[("WWW-Authenticate", 'Bearer error="invalid_token"')])
+        else:
+            self.send(404, {"error": "not_found"})
+
+    def do_POST(self):
+        global mode, requests_seen
+        length = int(self.headers.get("Content-Length", "0"))
+        body = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+        path = urllib.parse.urlparse(self.path).path
+        if path == "/control/issue":
+            with lock:
+                access, refresh = issue()
+            self.send(200, {"access_token": access, "refresh_token": refresh})
+            return
+        if path == "/control/fault":
+            with lock:
+                mode = self.query().get("mode", "ok")
+            self.send(200, {"mode": mode})
+            return
+        if path != "/token":
+            self.send(404, {"error": "not_found"})
+            return
+        with lock:
+            requests_seen += 1
+            current = mode
+        if current == "http500":
+            self.send(500, b"Internal Server Error", "text/plain")
+        elif current == "http503":
+            self.send(503, b"<h1>Service Unavailable</h1>", "text/html", [("Retry-After", "2")])
+        elif current == "timeout":
+            time.sleep(60)
+        elif current == "reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+        elif current == "html200":
+            self.send(200, b"<html><body>Sign in to the hotel Wi-Fi</body></html>", "text/html")
+        elif current == "truncated":
+            self.send(200, b'{"access_token":"abc","token_type":"Bea', "application/json")
+        elif current == "error200":
+            self.send(200, {"error": "invalid_request", "error_description": "A 200 that is an error"})
+        elif current == "invalid_grant":
+            self.send(400, {"error": "invalid_grant", "error_description": "Token has been expired or revoked."})
+        elif current == "invalid_client":
+            self.send(401, {"error": "invalid_client", "error_description": "The OAuth client was not found."})
+        elif current == "slow_down":
+            self.send(400, {"error": "slow_down"})
+        elif current == "huge":
+            self.send(200, b"x" * (64 << 20), "application/octet-stream")
+        else:
+            if current == "delay":
+                time.sleep(0.4)
+            refresh = body.get("refresh_token", "")
+            with lock:
+                if body.get("grant_type") != "refresh_token" or not is_valid(refresh):
+                    self.send(400, {"error": "invalid_grant"})
+                    return
+                refresh_tokens[refresh]["used"] = True
+                retire_predecessors(refresh)
+                successor = refresh_tokens[refresh]["successor"]
+                if successor is not None:
+                    # A retry with the previous token: hand out the same successor again.
+                    access = next(a for a, r in access_tokens.items() if r == successor)
+                    new_refresh = successor
+                else:
+                    access, new_refresh = issue(previous=refresh)
+            self.send(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
+                            "refresh_token": new_refresh})
+
+
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256
+
+
+server = Server(("127.0.0.1", 0), Handler)
+print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
+server.serve_forever()

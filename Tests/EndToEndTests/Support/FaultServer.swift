@@ -1,0 +1,72 @@
+import Bearer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The misbehaving token endpoint of Server/fault_server.py, started for one test suite.
+final class FaultServer: @unchecked Sendable {
+    let base: URL
+    private let process = Process()
+
+    init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Server/fault_server.py")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        base = try #require(URL(string: text), "the fault server printed its URL")
+    }
+
+    deinit {
+        process.terminate()
+    }
+
+    private func call(_ method: String, _ path: String) async throws -> [String: JSONValue] {
+        var request = URLRequest(url: try #require(URL(string: base.absoluteString + path)))
+        request.httpMethod = method
+        let (data, _) = try await TestServer.transport.send(request)
+        return try JSONDecoder().decode([String: JSONValue].self, from: data)
+    }
+
+    func inject(_ mode: String) async throws {
+        _ = try await call("POST", "/control/fault?mode=\(mode)")
+    }
+
+    func isValid(_ refreshToken: RefreshToken?) async throws -> Bool {
+        guard let refreshToken else { return false }
+        let answer = try await call("GET", "/control/valid?token=\(FormEncoding.encode(refreshToken.value))")
+        return answer["valid"] == true
+    }
+
+    /// A session on this server whose access token has expired, with a valid refresh token.
+    func expiredSession() async throws -> AuthState {
+        let pair = try await call("POST", "/control/issue")
+        let token = try #require(pair["refresh_token"]?.stringValue)
+        return AuthState(
+            server: AuthorizationServer(
+                issuer: base,
+                authorizationEndpoint: base.appendingPathComponent("authorize"),
+                tokenEndpoint: base.appendingPathComponent("token"),
+                allowsInsecureLoopback: true
+            ),
+            client: Client(id: "fault-client", redirectURI: base.appendingPathComponent("callback")),
+            accessToken: AccessToken(try #require(pair["access_token"]?.stringValue)),
+            accessTokenExpiresAt: Date(timeIntervalSince1970: 0),
+            refreshToken: RefreshToken(token),
+            grantedScopes: ["email"]
+        )
+    }
+}
