@@ -45,7 +45,7 @@ enum POSIXFile {
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
+        guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
             throw BearerError(.insecureStorage, "\(path) is not a regular file; move it away and sign in again.")
         }
         guard status.st_mode & 0o077 == 0 else {
