@@ -70,15 +70,26 @@ struct BinaryPropertyList: Sendable {
         }
         var objects: [Object] = []
         objects.reserveCapacity(Int(count))
+        // Several table entries may name the same offset; each object is parsed once and shared
+        // (arrays are copy-on-write), so repeated entries cannot multiply the work.
+        var parsed: [UInt64: Object] = [:]
         for index in 0..<Int(count) {
             let offset = try reader.unsignedInteger(at: Int(tableOffset) + index * offsetSize, size: offsetSize)
             guard offset >= 8, offset < tableOffset else {
                 throw MigrationError.malformedArchive("object \(index) lies outside the object area")
             }
-            objects.append(
-                try reader.object(
-                    at: Int(offset), referenceSize: referenceSize, objectCount: Int(count), end: Int(tableOffset))
+            if let object = parsed[offset] {
+                objects.append(object)
+                continue
+            }
+            let object = try reader.object(
+                at: Int(offset),
+                referenceSize: referenceSize,
+                objectCount: Int(count),
+                end: Int(tableOffset)
             )
+            parsed[offset] = object
+            objects.append(object)
         }
         self.objects = objects
         self.top = Int(topIndex)

@@ -16,12 +16,14 @@ public enum GTMAppAuthArchive {
     enum MetadataKey {
         static let serviceProvider = "serviceProvider"
         static let expiresAt = "gtmappauth.expiresAt"
+        static let needsTokenRefresh = "gtmappauth.needsTokenRefresh"
     }
 
     /// Reads an archive into a session.
     ///
     /// - Parameter data: The keychain item's data.
-    /// - Returns: The session; when AppAuth had flagged it for a refresh, it needs one.
+    /// - Returns: The session. Like every migrated session it needs a refresh before use; the
+    ///   archived expiry and refresh flag are kept in `AuthState.metadata` for writing back.
     /// - Throws: ``MigrationError`` of kind ``MigrationError/Kind/malformedArchive`` for a damaged
     ///   archive (truncated, cyclic, dangling references) or ``MigrationError/Kind/malformedItem``
     ///   when it lacks what a session needs.
@@ -92,9 +94,10 @@ private struct ArchiveReading {
         if let provider = try archive.string("serviceProvider", in: archive.root) {
             metadata[GTMAppAuthArchive.MetadataKey.serviceProvider] = provider
         }
-        if needsRefresh, let expiry {
+        if let expiry {
             metadata[GTMAppAuthArchive.MetadataKey.expiresAt] = String(expiry.timeIntervalSince1970)
         }
+        metadata[GTMAppAuthArchive.MetadataKey.needsTokenRefresh] = needsRefresh ? "true" : "false"
         var reauthentication: OAuthError?
         if let error = try archive.object("authorizationError", in: authState) {
             let domain = try archive.string("NSDomain", in: error) ?? "unknown domain"
@@ -108,7 +111,7 @@ private struct ArchiveReading {
             server: server,
             client: client,
             accessToken: accessToken.map(AccessToken.init),
-            accessTokenExpiresAt: accessToken == nil ? nil : (needsRefresh ? .distantPast : expiry ?? .distantPast),
+            accessTokenExpiresAt: accessToken == nil ? nil : .distantPast,
             refreshToken: refreshToken.map(RefreshToken.init),
             idToken: idToken,
             grantedScopes: Scopes.parse(scope ?? ""),

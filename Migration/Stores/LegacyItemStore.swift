@@ -1,3 +1,4 @@
+import Bearer
 public import Foundation
 
 /// Where a legacy library kept its items: named blobs that can be read and removed.
@@ -75,15 +76,13 @@ public struct LegacyDirectoryStore: LegacyItemStore {
         }
     }
 
-    /// Writes an item file with mode 0600.
+    /// Writes an item file atomically with mode 0600, in a folder of mode 0700.
     public func write(_ data: Data, to name: String) async throws {
         let url = try path(name)
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+            try PrivateFile.write(data, to: url)
         } catch {
-            throw MigrationError(.storeFailure, "Cannot write \(url.path): \(error.localizedDescription)")
+            throw MigrationError(.storeFailure, "Cannot write \(url.path): \(error).")
         }
     }
 

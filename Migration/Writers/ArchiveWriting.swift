@@ -52,7 +52,9 @@ enum ArchiveWriting {
         }
         let tokenRequest = archive.object("OIDTokenRequest", tokenRequestFields)
 
-        let needsRefresh = state.accessTokenExpiresAt == .distantPast
+        let needsRefresh =
+            state.metadata[GTMAppAuthArchive.MetadataKey.needsTokenRefresh].map { $0 == "true" }
+            ?? (state.accessTokenExpiresAt == .distantPast)
         var tokenResponseFields: [(String, KeyedArchiveWriter.Field)] = [
             ("request", .object(tokenRequest)),
             ("token_type", .object(archive.string("Bearer"))),
@@ -65,7 +67,8 @@ enum ArchiveWriting {
         let storedExpiry = state.metadata[GTMAppAuthArchive.MetadataKey.expiresAt].flatMap(Double.init).map {
             Date(timeIntervalSince1970: $0)
         }
-        if let expiry = needsRefresh ? storedExpiry : state.accessTokenExpiresAt {
+        let expiry = state.accessTokenExpiresAt == .distantPast ? storedExpiry : state.accessTokenExpiresAt
+        if let expiry {
             tokenResponseFields.append(("expires_in", .object(archive.date(expiry))))
         }
         if let idToken = state.idToken {

@@ -26,7 +26,11 @@ public struct CommandEnvironment: Sendable {
         transport: (any HTTPTransport)? = nil,
         clock: WallClock = .system
     ) {
-        let timeout = variables["BEARER_HTTP_TIMEOUT"].flatMap(TimeInterval.init).flatMap { $0 > 0 ? $0 : nil } ?? 30
+        let timeout =
+            variables["BEARER_HTTP_TIMEOUT"].flatMap(TimeInterval.init).flatMap {
+                $0.isFinite && $0 > 0 ? min($0, 3600) : nil
+            }
+            ?? 30
         self.variables = variables
         self.console = console
         self.transport = transport ?? URLSessionTransport(timeout: timeout)

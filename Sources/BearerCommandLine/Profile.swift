@@ -30,17 +30,23 @@ struct Profile {
         return state
     }
 
-    /// A session over the stored state, allowed to use loopback http if the profile was set up so.
+    /// A session over the stored state: Google sessions send tokens only to `*.googleapis.com`;
+    /// others to any https host, and to loopback http if the profile was set up so.
     func session() async throws -> AuthSession {
         let state = try await load()
-        return AuthSession(
-            state: state,
-            store: store,
+        let policy =
+            state.server.issuer == AuthorizationServer.google.issuer
+            ? AuthorizationPolicy.google
+            : AuthorizationPolicy(allowsInsecureLoopback: state.server.allowsInsecureLoopback)
+        let session = try await AuthSession.restore(
             key: name,
+            from: store,
             transport: environment.transport,
             clock: environment.clock,
-            policy: AuthorizationPolicy(allowsInsecureLoopback: state.server.allowsInsecureLoopback)
+            policy: policy
         )
+        guard let session else { throw NoSession(profile: name) }
+        return session
     }
 }
 

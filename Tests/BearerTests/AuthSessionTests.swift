@@ -96,7 +96,7 @@ struct AuthSessionTests {
         #expect(await iterator.next()?.accessToken?.value == "at-2")
     }
 
-    @Test("A failing save reaches the caller; the session keeps the new tokens in memory")
+    @Test("A failing save reaches the caller; the new tokens stay in memory and are saved before they are used")
     func failingSaveSurfaces() async throws {
         let store = FaultyStore()
         let (session, transport, _) = try await makeSession(replies: [Self.refreshReply], store: store)
@@ -106,15 +106,57 @@ struct AuthSessionTests {
         #expect(error?.kind == .storageFailure)
         #expect(await session.state.refreshToken?.value == "rt-2")
         #expect(try await store.load(key: "main")?.refreshToken?.value == "rt-1")
-        // The next call uses the in-memory token, and a later refresh still uses the rotated refresh token.
-        #expect(try await session.validAccessToken().value == "at-2")
+        // While the store still fails, the unsaved token is not handed out.
+        await #expect(throws: BearerError.self) { try await session.validAccessToken() }
         await store.setFailsSaves(false)
+        #expect(try await session.validAccessToken().value == "at-2")
+        #expect(try await store.load(key: "main")?.refreshToken?.value == "rt-2", "saved before use")
+        #expect(await transport.requests.count == 1, "no second refresh")
         await transport.enqueue(.json(200, #"{"access_token":"at-3","token_type":"Bearer","expires_in":3600}"#))
         clock.advance(by: 3600)
         #expect(try await session.validAccessToken().value == "at-3")
-        let sent = await transport.requests.map(\.formBody)
-        #expect(sent.last?["refresh_token"] == "rt-2")
-        #expect(try await store.load(key: "main")?.refreshToken?.value == "rt-2")
+        #expect(await transport.requests.map(\.formBody).last?["refresh_token"] == "rt-2")
+    }
+
+    @Test("A session whose saved copy was removed elsewhere (sign-out) does not bring it back")
+    func signedOutElsewhere() async throws {
+        let (_, transport, store) = try await makeSession(replies: [Self.refreshReply])
+        let session = try #require(
+            try await AuthSession.restore(key: "main", from: store, transport: transport, clock: clock.wallClock))
+        try await store.remove(key: "main")
+        clock.advance(by: 3600)
+        let error = await #expect(throws: BearerError.self) { try await session.validAccessToken() }
+        #expect(error?.kind == .needsReauthentication)
+        #expect(try await store.load(key: "main") == nil)
+        #expect(await transport.requests.isEmpty)
+    }
+
+    @Test("A session marked for re-authentication picks up a new sign-in saved by another process")
+    func picksUpNewSignIn() async throws {
+        let (session, transport, store) = try await makeSession(replies: [.json(400, #"{"error":"invalid_grant"}"#)])
+        clock.advance(by: 3600)
+        await #expect(throws: BearerError.self) { try await session.validAccessToken() }
+        var fresh = try #require(try await store.load(key: "main"))
+        fresh.reauthenticationError = nil
+        fresh.accessToken = AccessToken("at-elsewhere")
+        fresh.accessTokenExpiresAt = clock.now.addingTimeInterval(3600)
+        try await store.save(fresh, key: "main")
+        #expect(try await session.validAccessToken().value == "at-elsewhere")
+        #expect(await transport.requests.count == 1)
+    }
+
+    @Test("Another account saved under the key is not overwritten by this session's refresh")
+    func otherAccountNotOverwritten() async throws {
+        let (session, transport, store) = try await makeSession(replies: [Self.refreshReply])
+        var other = try #require(try await store.load(key: "main"))
+        other.user = AuthState.User(subject: "someone-else")
+        other.accessTokenExpiresAt = .distantPast
+        try await store.save(other, key: "main")
+        clock.advance(by: 3600)
+        let error = await #expect(throws: BearerError.self) { try await session.validAccessToken() }
+        #expect(error?.kind == .userMismatch)
+        #expect(try await store.load(key: "main") == other)
+        #expect(await transport.requests.isEmpty)
     }
 
     @Test("invalid_grant marks the session, saves the mark, and later calls fail without a request")

@@ -115,3 +115,31 @@ struct RedactionTests {
         }
     }
 }
+
+@Suite("Form parameters never print secrets")
+struct FormParameterRedactionTests {
+    @Test("Secret parameters are redacted wherever they are printed")
+    func secretParameters() {
+        let secret = TestTokens.random("secret")
+        for name in ["code", "code_verifier", "refresh_token", "client_secret", "token", "device_code"] {
+            let parameter = FormParameter(name, secret)
+            for text in ["\(parameter)", String(reflecting: parameter), "\([parameter])"] {
+                #expect(!text.contains(secret), "\(name)")
+            }
+        }
+        #expect("\(FormParameter("grant_type", "refresh_token"))" == "grant_type=refresh_token")
+    }
+
+    @Test("Refused URLs are named without their query or user information")
+    func urlsInErrors() throws {
+        let secret = TestTokens.random("key")
+        let url = try #require(URL(string: "http://user:\(secret)@api.example.com/v1?key=\(secret)#\(secret)"))
+        do {
+            try EndpointSecurity.check(url, allowingInsecureLoopback: false)
+            Issue.record("expected an error")
+        } catch {
+            #expect(!"\(error)".contains(secret))
+            #expect("\(error)".contains("api.example.com/v1"))
+        }
+    }
+}

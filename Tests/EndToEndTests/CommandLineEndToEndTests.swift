@@ -340,14 +340,16 @@ struct CommandLineEndToEndTests {
             #expect(FileManager.default.fileExists(atPath: file.path), "the legacy file is left in place")
             let token = try await tool.run(["token", "--profile", format])
             #expect(token.status == 0, "\(format): \(token.stderr)")
-            let again = try await tool.run(arguments)
-            #expect(again.status == 64)
-            #expect(try await tool.run(arguments + ["--force"]).status == 0)
-            // Each import refreshed with the shared grant's refresh token; keep the default profile current.
+            // The import refreshed with the grant's refresh token, which rotated: keep the default
+            // profile on the newest one before the next export.
             let rotated = try #require(try await tool.store.load(key: format))
             var current = try #require(try await tool.store.load(key: "default"))
             current.refreshToken = rotated.refreshToken
             try await tool.store.save(current, key: "default")
+            let again = try await tool.run(arguments)
+            #expect(again.status == 64)
+            #expect(again.stderr.contains("--force"))
+            #expect(try await tool.run(arguments + ["--force"]).status == 0)
         }
     }
 

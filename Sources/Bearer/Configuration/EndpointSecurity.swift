@@ -27,20 +27,32 @@ public enum EndpointSecurity {
     public static func check(_ url: URL, allowingInsecureLoopback: Bool) throws {
         let scheme = url.scheme?.lowercased()
         guard let host = url.host, !host.isEmpty else {
-            throw BearerError(.insecureEndpoint, "\(url.absoluteString) has no host; use an https URL.")
+            throw BearerError(.insecureEndpoint, "\(url.forMessages) has no host; use an https URL.")
         }
         if scheme == "https" { return }
         if scheme == "http" && isLoopback(host: host) {
             if allowingInsecureLoopback { return }
             throw BearerError(
                 .insecureEndpoint,
-                "\(url.absoluteString) is plain http. Use https, or allow insecure loopback endpoints "
+                "\(url.forMessages) is plain http. Use https, or allow insecure loopback endpoints "
                     + "(for local testing only)."
             )
         }
         throw BearerError(
             .insecureEndpoint,
-            "\(url.absoluteString) is not https; credentials are only sent over https."
+            "\(url.forMessages) is not https; credentials are only sent over https."
         )
+    }
+}
+
+extension URL {
+    /// The URL without user information, query or fragment, which may hold secrets: fit for a message.
+    var forMessages: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "the URL" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? "the URL"
     }
 }

@@ -95,7 +95,7 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
     /// - Returns: The redirect URL, with its query.
     /// - Throws: ``BearerError/Kind/timedOut`` when no redirect came in time.
     public func waitForRedirect(timeout: Duration) async throws -> URL {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = ContinuousClock.now.advanced(by: min(max(timeout, .zero), .seconds(86_400)))
         return try await withCheckedThrowingContinuation { continuation in
             let thread = Thread { [self] in
                 continuation.resume(with: Result { try self.acceptUntilRedirect(deadline: deadline) })
@@ -114,7 +114,9 @@ public final class LoopbackRedirectListener: @unchecked Sendable {
                 )
             }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(min(left.components.seconds * 1000 + 1, 250))
+            let milliseconds: Int32 =
+                left < .milliseconds(250)
+                ? Int32(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1) : 250
             guard poll(&poller, 1, milliseconds) > 0 else { continue }
             let client = accept(descriptor, nil, nil)
             guard client >= 0 else { continue }

@@ -42,6 +42,9 @@ public actor AuthSession: Authorizer {
     private var transientFailure: (error: any Error, retryNotBefore: Date)?
     private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
     private var isSignedOut = false
+    /// Whether this state is known to be in the store (restored from it, or saved by this session),
+    /// so that finding the store empty means someone signed out.
+    private var hasBeenStored: Bool
 
     /// Creates a session around a signed-in state. It is not saved until it changes; call
     /// ``replace(with:)`` to save a new sign-in.
@@ -63,6 +66,28 @@ public actor AuthSession: Authorizer {
         policy: AuthorizationPolicy = AuthorizationPolicy(),
         hooks: AuthSessionHooks = AuthSessionHooks()
     ) {
+        self.init(
+            state: state,
+            store: store,
+            key: key,
+            transport: transport,
+            clock: clock,
+            policy: policy,
+            hooks: hooks,
+            isStored: false
+        )
+    }
+
+    private init(
+        state: AuthState,
+        store: any SessionStore,
+        key: String,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        policy: AuthorizationPolicy,
+        hooks: AuthSessionHooks,
+        isStored: Bool
+    ) {
         self.state = state
         self.store = store
         self.key = key
@@ -70,6 +95,7 @@ public actor AuthSession: Authorizer {
         self.clock = clock
         self.policy = policy
         self.hooks = hooks
+        self.hasBeenStored = isStored
     }
 
     /// Restores the session saved under `key`.
@@ -99,7 +125,8 @@ public actor AuthSession: Authorizer {
             transport: transport,
             clock: clock,
             policy: policy,
-            hooks: hooks
+            hooks: hooks,
+            isStored: true
         )
     }
 
@@ -161,6 +188,13 @@ public actor AuthSession: Authorizer {
         if let refreshTask {
             do { return try await refreshTask.value } catch { throw rewritten(error) }
         }
+        if isSignedOut || state.reauthenticationError != nil || hasUnsavedState {
+            do {
+                try await store.withExclusiveAccess(to: key) { try await self.reconcileHoldingLock() }
+            } catch {
+                throw rewritten(error)
+            }
+        }
         if isSignedOut {
             throw rewritten(BearerError(.needsReauthentication, "The user signed out; sign in again."))
         }
@@ -188,10 +222,24 @@ public actor AuthSession: Authorizer {
         }
     }
 
-    private func refreshHoldingLock(replacing staleToken: AccessToken?) async throws -> AuthState {
-        if !hasUnsavedState, let stored = try await store.load(key: key), stored != state {
-            adoptStored(stored)
+    /// Saves a state whose save failed before it is used, or, for a session that was signed out or
+    /// lost its grant, takes a usable session another process saved under the same key.
+    private func reconcileHoldingLock() async throws {
+        if hasUnsavedState {
+            try await commit(state)
+            return
         }
+        guard let stored = try await store.load(key: key), stored != state, !stored.needsReauthentication,
+            stored.accessToken != nil || stored.refreshToken != nil
+        else { return }
+        state = stored
+        isSignedOut = false
+        hasBeenStored = true
+        notifyObservers()
+    }
+
+    private func refreshHoldingLock(replacing staleToken: AccessToken?) async throws -> AuthState {
+        if !hasUnsavedState { try await adoptStored() }
         if let error = state.reauthenticationError { throw Self.reauthenticationError(error) }
         guard isStale(state, replacing: staleToken) else {
             if hasUnsavedState { try await commit(state) }
@@ -218,20 +266,45 @@ public actor AuthSession: Authorizer {
         }
     }
 
-    /// Takes the stored session when it is the same user's (another process refreshed or signed in again).
-    private func adoptStored(_ stored: AuthState) {
-        guard stored.mayBeSameUser(as: state) else { return }
+    /// Whether the current state still waits for a successful save.
+    var hasUnsavedStateForMerge: Bool { hasUnsavedState }
+
+    /// Takes the stored session (another process refreshed it); must run under the store's lock.
+    ///
+    /// - Throws: ``BearerError/Kind/needsReauthentication`` when the stored copy is gone (someone
+    ///   signed out), ``BearerError/Kind/userMismatch`` when another account now holds the key.
+    func adoptStored() async throws {
+        guard let stored = try await store.load(key: key) else {
+            guard !hasBeenStored else {
+                isSignedOut = true
+                throw BearerError(
+                    .needsReauthentication,
+                    "The session was signed out (its saved copy is gone); sign in again."
+                )
+            }
+            return
+        }
+        guard stored != state else { return }
+        guard stored.mayBeSameUser(as: state) else {
+            throw BearerError(
+                .userMismatch,
+                "Another account has signed in under this session's key; restore the session to use that account."
+            )
+        }
         state = stored
+        hasBeenStored = true
         notifyObservers()
     }
 
-    /// Makes `next` the current session, tells observers, and saves it.
+    /// Makes `next` the current session and saves it; observers hear of it once it is saved. When
+    /// the save fails the new state stays in memory and is saved again before it is used.
     func commit(_ next: AuthState) async throws {
         state = next
         hasUnsavedState = true
-        notifyObservers()
         try await store.save(next, key: key)
         hasUnsavedState = false
+        hasBeenStored = true
+        notifyObservers()
     }
 
     private static func reauthenticationError(_ error: OAuthError) -> BearerError {
@@ -294,12 +367,22 @@ public actor AuthSession: Authorizer {
     }
 
     /// Revokes the grant (RFC 7009) and removes the stored session. The stored session is removed
-    /// even when revocation fails; the failure is returned.
+    /// even when revocation fails; the failure is returned. Both happen under the store's lock, with
+    /// the latest stored tokens, so a refresh token another process rotated is the one revoked.
     ///
     /// - Returns: Whether the server revoked the grant.
     /// - Throws: The store's error when the session cannot be removed.
     @discardableResult
     public func signOut() async throws -> RevocationOutcome {
+        try await store.withExclusiveAccess(to: key) {
+            try await self.signOutHoldingLock()
+        }
+    }
+
+    private func signOutHoldingLock() async throws -> RevocationOutcome {
+        if !hasUnsavedState, let stored = try? await store.load(key: key), stored.mayBeSameUser(as: state) {
+            state = stored
+        }
         let outcome: RevocationOutcome
         if let request = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil {
             do {
@@ -311,19 +394,14 @@ public actor AuthSession: Authorizer {
         } else {
             outcome = .notRevoked
         }
-        try await store.withExclusiveAccess(to: key) {
-            try await self.removeStored()
-        }
-        return outcome
-    }
-
-    private func removeStored() async throws {
         try await store.remove(key: key)
         isSignedOut = true
+        hasUnsavedState = false
         state.accessToken = nil
         state.refreshToken = nil
         state.idToken = nil
         notifyObservers()
+        return outcome
     }
 }
 

@@ -18,6 +18,10 @@ enum POSIXFile {
             guard isDirectory.boolValue else {
                 throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
             }
+            var status = stat()
+            if stat(path, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 != 0 {
+                guard chmod(path, 0o700) == 0 else { throw failure("make private (chmod 700)", path) }
+            }
             return
         }
         do {
@@ -74,9 +78,9 @@ enum POSIXFile {
     static func writeAtomically(_ data: Data, to path: String, directory: String) throws {
         var generator = SystemRandomNumberGenerator()
         let suffix = String(UInt64.random(in: .min ... .max, using: &generator), radix: 16)
-        let temporary =
-            directory + "/." + (path.split(separator: "/").last.map(String.init) ?? "session") + "." + suffix
-            + ".tmp"
+        let prefix = "." + (path.split(separator: "/").last.map(String.init) ?? "session") + "."
+        removeStaleTemporaryFiles(in: directory, prefix: prefix)
+        let temporary = directory + "/" + prefix + suffix + ".tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary) }
         var written = false
@@ -129,6 +133,7 @@ enum POSIXFile {
 
     /// Takes an exclusive `flock` on `path`, polling without blocking a thread, for up to `timeout`.
     static func lockExclusively(at path: String, timeout: Duration) async throws -> FileLock {
+        let timeout = min(max(timeout, .zero), .seconds(86_400))
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("open the lock file", path) }
         let clock = ContinuousClock()

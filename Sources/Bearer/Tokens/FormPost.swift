@@ -29,9 +29,6 @@ enum FormPost {
 
     /// Describes a POST's parameters with secret values redacted.
     static func describe(_ parameters: [FormParameter]) -> String {
-        parameters.map { parameter in
-            TokenRequest.secretParameterNames.contains(parameter.name)
-                ? "\(parameter.name)=<redacted>" : "\(parameter.name)=\(parameter.value)"
-        }.joined(separator: "&")
+        parameters.map(\.description).joined(separator: "&")
     }
 }

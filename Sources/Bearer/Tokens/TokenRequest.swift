@@ -135,3 +135,19 @@ public struct FormParameter: Sendable, Hashable {
         self.value = value
     }
 }
+
+extension FormParameter: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `name=value`, with the value redacted when the parameter carries a secret (a code, a
+    /// verifier, a token, a client secret).
+    public var description: String {
+        TokenRequest.secretParameterNames.contains(name) ? "\(name)=<redacted>" : "\(name)=\(value)"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror without secret values.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description], displayStyle: .struct)
+    }
+}

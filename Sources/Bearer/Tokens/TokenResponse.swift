@@ -25,6 +25,9 @@ public struct TokenResponse: Sendable, Hashable {
     /// Fields Bearer does not interpret, kept as they came.
     public var additionalParameters: [String: JSONValue]
 
+    /// The longest lifetime believed (ten years); a larger `expires_in` is read as this.
+    public static let maximumLifetime: TimeInterval = 315_360_000
+
     private static let knownFields: Set<String> = [
         "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token",
     ]
@@ -96,7 +99,7 @@ public struct TokenResponse: Sendable, Hashable {
             guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0 else {
                 throw BearerError(.invalidResponse, "The token response's expires_in is not a number of seconds.")
             }
-            expiresIn = seconds
+            expiresIn = min(seconds, Self.maximumLifetime)
         }
         var refreshToken: RefreshToken?
         if let value = json["refresh_token"], value != .null {

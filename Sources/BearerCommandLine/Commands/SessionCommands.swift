@@ -43,7 +43,7 @@ enum CurlCommand {
         if let method = arguments.value("request") { request.httpMethod = method.uppercased() }
         for header in arguments.values["header"] ?? [] {
             guard let colon = header.firstIndex(of: ":"), colon > header.startIndex else {
-                throw UsageError("-H needs \"Name: value\"; got \"\(header)\".", command: "curl")
+                throw UsageError("-H needs \"Name: value\" with a colon after the name.", command: "curl")
             }
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
             guard name.lowercased() != "authorization" else {

@@ -67,7 +67,7 @@ enum StatusCommand {
         let now = environment.clock.now()
         let expiryText: String
         if let expiry {
-            let minutes = Int((expiry.timeIntervalSince(now) / 60).rounded(.down))
+            let minutes = Int(exactly: min(max((expiry.timeIntervalSince(now) / 60).rounded(.down), -1e9), 1e9)) ?? 0
             expiryText =
                 report.expiresAt.map {
                     $0 + (expiry > now ? " (in \(minutes) min)" : " (expired; refreshed on next use)")
