@@ -70,8 +70,20 @@ public struct DeviceAuthorization: Sendable, Hashable {
 
     /// Reads a device authorization response (RFC 8628 §3.2).
     ///
+    /// - Parameters:
+    ///   - json: The response's JSON object.
+    ///   - server: The server that answered.
+    ///   - client: The client that asked.
+    ///   - scopes: The scopes asked for.
+    ///   - now: The time of receipt, from which the expiry is computed.
     /// - Throws: ``BearerError/Kind/invalidResponse`` when a required field is missing.
-    init(json: [String: JSONValue], server: AuthorizationServer, client: Client, scopes: [String], now: Date) throws {
+    public init(
+        json: [String: JSONValue],
+        server: AuthorizationServer,
+        client: Client,
+        scopes: [String],
+        now: Date
+    ) throws {
         guard let deviceCode = json["device_code"]?.stringValue, !deviceCode.isEmpty,
             let userCode = json["user_code"]?.stringValue, !userCode.isEmpty,
             let uriText = (json["verification_uri"] ?? json["verification_url"])?.stringValue,
