@@ -1,5 +1,5 @@
 #if canImport(Security)
-    import Foundation
+    public import Foundation
     import Security
 
     /// The file-based keychain where GTMAppAuth before 5.0 and GTMOAuth2 kept items on macOS:
