@@ -39,7 +39,10 @@ struct FaultInjectionEndToEndTests {
     func fault(_ fault: Fault) async throws {
         let server = try FaultServer()
         let tool = BearerTool(timeout: 2)
-        defer { tool.cleanUp() }
+        defer {
+            tool.cleanUp()
+            server.stop()
+        }
         let state = try await server.expiredSession()
         try await tool.store.save(state, key: "default")
         let file = try tool.store.fileURL(for: "default")
@@ -70,7 +73,10 @@ struct FaultInjectionEndToEndTests {
     func killDuringRefresh() async throws {
         let server = try FaultServer()
         let tool = BearerTool()
-        defer { tool.cleanUp() }
+        defer {
+            tool.cleanUp()
+            server.stop()
+        }
         try await tool.store.save(try await server.expiredSession(), key: "default")
         try await server.inject("delay")
         var generator = SystemRandomNumberGenerator()

@@ -2,6 +2,12 @@ import Bearer
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -31,7 +37,16 @@ final class FaultServer: @unchecked Sendable {
     }
 
     deinit {
-        process.terminate()
+        stop()
+    }
+
+    /// Stops the server process. SIGKILL, because a child started from a test may inherit a
+    /// signal mask that blocks SIGTERM.
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     private func call(_ method: String, _ path: String) async throws -> [String: JSONValue] {
