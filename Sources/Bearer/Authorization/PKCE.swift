@@ -50,7 +50,7 @@ public struct PKCE: Sendable, Hashable {
                 "A PKCE code verifier must have 43 to 128 characters; this one has \(length). Create one with PKCE()."
             )
         }
-        guard verifier.utf8.allSatisfy(Self.isUnreserved) else {
+        guard verifier.utf8.allSatisfy(\.isUnreservedInURI) else {
             throw BearerError(
                 .invalidCodeVerifier,
                 "A PKCE code verifier may only contain A–Z a–z 0–9 - . _ ~ (RFC 7636 §4.1). Create one with PKCE()."
@@ -66,17 +66,6 @@ public struct PKCE: Sendable, Hashable {
     /// - Returns: `BASE64URL(SHA256(ASCII(verifier)))`.
     public static func challenge(for verifier: String) -> String {
         Base64URL.encode(SHA256.hash(verifier.utf8))
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 }
 

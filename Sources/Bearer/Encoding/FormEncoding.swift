@@ -29,7 +29,7 @@ public enum FormEncoding {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if isUnreserved(byte) && (spaceAsPlus || byte != UInt8(ascii: "*")) {
+            if byte.isUnreservedInURI || (spaceAsPlus && byte == UInt8(ascii: "*")) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             } else if byte == UInt8(ascii: " ") && spaceAsPlus {
                 result.append("+")
@@ -106,17 +106,6 @@ public enum FormEncoding {
         }
     }
 
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-            UInt8(ascii: "*"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
-    }
-
     private static func hexDigit(_ value: UInt8) -> Unicode.Scalar {
         Unicode.Scalar(value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10)
     }
@@ -127,6 +116,21 @@ public enum FormEncoding {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
         default: return nil
+        }
+    }
+}
+
+extension UInt8 {
+    /// Whether the byte is an unreserved URI character, `A–Z a–z 0–9 - . _ ~` (RFC 3986 §2.3),
+    /// which is also the PKCE verifier alphabet (RFC 7636 §4.1).
+    var isUnreservedInURI: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default:
+            return false
         }
     }
 }

@@ -57,7 +57,7 @@ extension AuthSession {
     }
 
     private func commitMerged(_ grant: AuthState) async throws -> AuthState {
-        if !hasUnsavedStateForMerge { try await adoptStored() }
+        if !hasUnsavedState { try await adoptStored() }
         let merged = try state.merging(additionalGrant: grant)
         try await commit(merged)
         return merged

@@ -38,7 +38,8 @@ public actor AuthSession: Authorizer {
     let hooks: AuthSessionHooks
 
     private var refreshTask: Task<AuthState, any Error>?
-    private var hasUnsavedState = false
+    /// Whether the current state still waits for a successful save.
+    private(set) var hasUnsavedState = false
     private var transientFailure: (error: any Error, retryNotBefore: Date)?
     private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
     private var isSignedOut = false
@@ -265,9 +266,6 @@ public actor AuthSession: Authorizer {
             throw error
         }
     }
-
-    /// Whether the current state still waits for a successful save.
-    var hasUnsavedStateForMerge: Bool { hasUnsavedState }
 
     /// Takes the stored session (another process refreshed it); must run under the store's lock.
     ///
