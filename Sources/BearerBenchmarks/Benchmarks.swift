@@ -46,12 +46,11 @@ enum Benchmarks {
     /// `authorize` on a fresh session vs setting the same header by hand.
     static func authorize(base: URL, repeats: Int) async throws -> Figure {
         let calls = 200_000
-        let session = AuthSession(
-            state: state(base, expiresAt: Date().addingTimeInterval(3600)),
-            store: InMemorySessionStore(),
+        let session = try await AuthSession.save(
+            state(base, expiresAt: Date().addingTimeInterval(3600)),
+            to: InMemorySessionStore(),
             key: "bench",
-            transport: URLSessionTransport(),
-            policy: AuthorizationPolicy(allowsInsecureLoopback: true)
+            transport: URLSessionTransport()
         )
         let request = URLRequest(url: base.appendingPathComponent("resource"))
         var sink = 0
@@ -93,22 +92,20 @@ enum Benchmarks {
         var roundTrips: [Double] = []
         let resource = URLRequest(url: base.appendingPathComponent("resource"))
         for _ in 0..<repeats {
-            let single = AuthSession(
-                state: state(base, expiresAt: .distantPast),
-                store: InMemorySessionStore(),
+            let single = try await AuthSession.save(
+                state(base, expiresAt: .distantPast),
+                to: InMemorySessionStore(),
                 key: "bench",
-                transport: URLSessionTransport(),
-                policy: AuthorizationPolicy(allowsInsecureLoopback: true)
+                transport: URLSessionTransport()
             )
             roundTrips.append(try await Measure.seconds { _ = try await single.authorize(resource) })
 
             let transport = CountingTransport(URLSessionTransport())
-            let session = AuthSession(
-                state: state(base, expiresAt: .distantPast),
-                store: InMemorySessionStore(),
+            let session = try await AuthSession.save(
+                state(base, expiresAt: .distantPast),
+                to: InMemorySessionStore(),
                 key: "bench",
-                transport: transport,
-                policy: AuthorizationPolicy(allowsInsecureLoopback: true)
+                transport: transport
             )
             walls.append(
                 try await Measure.seconds {
@@ -152,12 +149,11 @@ enum Benchmarks {
     static func authorizedRequests(base: URL, repeats: Int) async throws -> Figure {
         let count = 2000
         let url = base.appendingPathComponent("resource")
-        let session = AuthSession(
-            state: state(base, expiresAt: Date().addingTimeInterval(3600)),
-            store: InMemorySessionStore(),
+        let session = try await AuthSession.save(
+            state(base, expiresAt: Date().addingTimeInterval(3600)),
+            to: InMemorySessionStore(),
             key: "bench",
-            transport: URLSessionTransport(configuration: .default),
-            policy: AuthorizationPolicy(allowsInsecureLoopback: true)
+            transport: URLSessionTransport(configuration: .default)
         )
         let plain = URLSession(configuration: .default)
         var libraryRates: [Double] = []

@@ -17,7 +17,7 @@ enum ErrorReport {
             return .failure
         case let error as BearerError:
             if error.requiresReauthentication { return .reauthenticationNeeded }
-            if error.isTransient && error.kind != .storageFailure { return .unavailable }
+            if error.isTransient { return .unavailable }
             if [.corruptState, .unsupportedStateVersion, .insecureStorage].contains(error.kind) { return .dataError }
             return .failure
         default:

@@ -34,16 +34,14 @@ struct Profile {
     /// others to any https host, and to loopback http if the profile was set up so.
     func session() async throws -> AuthSession {
         let state = try await load()
-        let policy =
-            state.server.issuer == AuthorizationServer.google.issuer
-            ? AuthorizationPolicy.google
-            : AuthorizationPolicy(allowsInsecureLoopback: state.server.allowsInsecureLoopback)
+        let configuration: AuthSession.Configuration =
+            state.server.issuer == AuthorizationServer.google.issuer ? .google : AuthSession.Configuration()
         let session = try await AuthSession.restore(
             key: name,
             from: store,
             transport: environment.transport,
             clock: environment.clock,
-            policy: policy
+            configuration: configuration
         )
         guard let session else { throw NoSession(profile: name) }
         return session

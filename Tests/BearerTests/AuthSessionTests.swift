@@ -21,12 +21,14 @@ struct AuthSessionTests {
         expiresIn: TimeInterval = 3600,
         replies: [RecordingTransport.Reply] = [],
         store: (any SessionStore)? = nil,
-        policy: AuthorizationPolicy = AuthorizationPolicy(),
-        hooks: AuthSessionHooks = AuthSessionHooks(),
+        configuration: AuthSession.Configuration = AuthSession.Configuration(),
+        allowsInsecureLoopback: Bool = false,
         delay: Duration? = nil
     ) async throws -> (AuthSession, RecordingTransport, any SessionStore) {
+        var server = Fixtures.server
+        server.allowsInsecureLoopback = allowsInsecureLoopback
         let state = AuthState(
-            server: Fixtures.server,
+            server: server,
             client: Fixtures.publicClient,
             accessToken: AccessToken("at-1"),
             accessTokenExpiresAt: Fixtures.epoch.addingTimeInterval(expiresIn),
@@ -38,14 +40,14 @@ struct AuthSessionTests {
         let store = store ?? InMemorySessionStore()
         try await store.save(state, key: "main")
         let transport = RecordingTransport(replies: replies, responseDelay: delay)
-        let session = AuthSession(
-            state: state,
-            store: store,
-            key: "main",
-            transport: transport,
-            clock: clock.wallClock,
-            policy: policy,
-            hooks: hooks
+        let session = try #require(
+            try await AuthSession.restore(
+                key: "main",
+                from: store,
+                transport: transport,
+                clock: clock.wallClock,
+                configuration: configuration
+            )
         )
         return (session, transport, store)
     }
@@ -241,14 +243,14 @@ struct AuthSessionTests {
         #expect(await transport.requests.count == 1)
     }
 
-    @Test("Tokens never go over http, except to loopback when the policy allows it")
+    @Test("Tokens never go over http, except to loopback when the server allows it")
     func insecureURLsRefused() async throws {
         let (session, transport, _) = try await makeSession()
         for url in ["http://api.example.com/x", "ftp://api.example.com/x", "http://127.0.0.1:8080/x"] {
             let error = await #expect(throws: BearerError.self) { try await session.authorize(apiRequest(url)) }
             #expect(error?.kind == .insecureEndpoint, "\(url)")
         }
-        let (loopback, _, _) = try await makeSession(policy: AuthorizationPolicy(allowsInsecureLoopback: true))
+        let (loopback, _, _) = try await makeSession(allowsInsecureLoopback: true)
         let request = try await loopback.authorize(apiRequest("http://127.0.0.1:8080/x"))
         #expect(request.value(forHTTPHeaderField: "Authorization") == "Bearer at-1")
         await #expect(throws: BearerError.self) { try await loopback.authorize(apiRequest("http://example.com/x")) }
@@ -257,7 +259,7 @@ struct AuthSessionTests {
 
     @Test("The host allow-list keeps tokens to the listed hosts")
     func hostAllowList() async throws {
-        let (session, _, _) = try await makeSession(policy: .google)
+        let (session, _, _) = try await makeSession(configuration: .google)
         _ = try await session.authorize(apiRequest("https://www.googleapis.com/drive/v3/about"))
         _ = try await session.authorize(apiRequest("https://drive.GOOGLEAPIS.com/x"))
         for url in [
@@ -272,11 +274,12 @@ struct AuthSessionTests {
     @Test("Hooks add refresh parameters and rewrite errors")
     func hooks() async throws {
         struct AppError: Error {}
-        let hooks = AuthSessionHooks(
+        let configuration = AuthSession.Configuration(
+            allowedHosts: ["*.googleapis.com"],
             additionalRefreshParameters: { state in ["device_id": "d-\(state.client.id)"] },
             rewriteError: { error in (error as? BearerError)?.kind == .hostNotAllowed ? AppError() : error }
         )
-        let (session, transport, _) = try await makeSession(replies: [Self.refreshReply], policy: .google, hooks: hooks)
+        let (session, transport, _) = try await makeSession(replies: [Self.refreshReply], configuration: configuration)
         clock.advance(by: 3600)
         _ = try await session.refresh()
         #expect(await transport.requests.first?.formBody["device_id"] == "d-client-123")

@@ -92,14 +92,14 @@ struct AuthStateTests {
     func refreshKeepsOldRefreshTokenWhenResponseHasNone() async throws {
         let (state, _, _) = try await signedIn()
         let response = TokenResponse(accessToken: AccessToken("at-2"), expiresIn: 60)
-        let refreshed = try state.applying(refresh: response, receivedAt: Fixtures.epoch)
+        let refreshed = try state.applying(refresh: response, clock: .fixed(Fixtures.epoch))
         #expect(refreshed.refreshToken?.value == "rt-1")
         #expect(refreshed.grantedScopes == state.grantedScopes)
-        let narrowed = try state.applying(refresh: response, requestedScopes: ["email"], receivedAt: Fixtures.epoch)
+        let narrowed = try state.applying(refresh: response, requestedScopes: ["email"], clock: .fixed(Fixtures.epoch))
         #expect(narrowed.grantedScopes == ["email"])
         let listed = try state.applying(
             refresh: TokenResponse(accessToken: AccessToken("at-3"), scopes: ["openid"]),
-            receivedAt: Fixtures.epoch
+            clock: .fixed(Fixtures.epoch)
         )
         #expect(listed.grantedScopes == ["openid"])
         #expect(listed.accessTokenExpiresAt == nil)
@@ -113,7 +113,7 @@ struct AuthStateTests {
         let idToken = try IDToken(Fixtures.idToken(for: other, subject: "someone-else"))
         let response = TokenResponse(accessToken: AccessToken("x"), idToken: idToken)
         let error = #expect(throws: BearerError.self) {
-            try state.applying(refresh: response, receivedAt: Fixtures.epoch)
+            try state.applying(refresh: response, clock: .fixed(Fixtures.epoch))
         }
         #expect(error?.kind == .invalidIDToken)
     }

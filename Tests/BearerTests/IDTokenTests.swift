@@ -23,8 +23,8 @@ struct IDTokenTests {
     private func validate(_ token: IDToken, at time: Date? = nil, nonce: String? = "n-1", skew: TimeInterval = 600)
         throws
     {
-        try token.validate(
-            issuer: Fixtures.issuer, clientID: "client-123", nonce: nonce, now: time ?? now, allowedClockSkew: skew)
+        let clock = WallClock.fixed(time ?? now).allowingSkew(skew)
+        try token.validate(issuer: Fixtures.issuer, clientID: "client-123", nonce: nonce, clock: clock)
     }
 
     @Test("Valid claims pass, and email_verified is read from a bool or a string")

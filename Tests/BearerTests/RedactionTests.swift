@@ -50,7 +50,7 @@ struct RedactionTests {
             refreshToken: RefreshToken(refresh),
             idToken: idToken
         )
-        let state = try AuthState(tokenResponse: tokenResponse, request: request, receivedAt: Fixtures.epoch)
+        let state = try AuthState(tokenResponse: tokenResponse, request: request, clock: .fixed(Fixtures.epoch))
         let exchange = TokenRequest.authorizationCode(authorizationResponse, for: request)
         let refreshRequest = TokenRequest.refresh(RefreshToken(refresh), server: Fixtures.server, client: client)
 

@@ -17,7 +17,7 @@ struct TokenResponseTests {
         else {
             throw BearerError(.invalidResponse, "test setup")
         }
-        return try TokenResponse(data: Data(body.utf8), response: response)
+        return try TokenResponse(data: Data(body.utf8), response: response, receivedAt: Fixtures.epoch)
     }
 
     @Test("expires_in is read as a number or a string")

@@ -14,19 +14,16 @@ import Testing
     .enabled(if: TestServer.isConfigured, TestServer.skipReason))
 struct SessionEndToEndTests {
     private let client = "bearer-trusted"
-    private let policy = AuthorizationPolicy(allowsInsecureLoopback: true)
 
     private func session(_ state: AuthState, store: any SessionStore = InMemorySessionStore(), offset: TimeInterval)
         async throws -> AuthSession
     {
-        try await store.save(state, key: "e2e")
-        return AuthSession(
-            state: state,
-            store: store,
+        try await AuthSession.save(
+            state,
+            to: store,
             key: "e2e",
             transport: TestServer.transport,
-            clock: WallClock { Date().addingTimeInterval(offset) },
-            policy: policy
+            clock: WallClock { Date().addingTimeInterval(offset) }
         )
     }
 

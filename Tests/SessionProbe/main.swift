@@ -22,8 +22,7 @@ do {
         let session = try await AuthSession.restore(
             key: arguments[2],
             from: store,
-            clock: clock,
-            policy: AuthorizationPolicy(allowsInsecureLoopback: true)
+            clock: clock
         )
     else {
         print("error: no session")

@@ -38,7 +38,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
                 errorURI: parameters["error_uri"]
             )
         }
-        guard let state = parameters["state"], Self.constantTimeEquals(state, request.state) else {
+        guard let state = parameters["state"], ConstantTime.equals(state, request.state) else {
             throw BearerError(
                 .stateMismatch,
                 "The redirect's state does not match the pending request; it may be forged or from an older "
@@ -111,16 +111,6 @@ public struct AuthorizationResponse: Sendable, Hashable {
             }
         }
         return parameters
-    }
-
-    /// Compares without returning early, so timing tells nothing about the expected value.
-    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let left = Array(lhs.utf8)
-        let right = Array(rhs.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
-        return difference == 0
     }
 }
 

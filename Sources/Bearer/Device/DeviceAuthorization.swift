@@ -55,16 +55,10 @@ public struct DeviceAuthorization: Sendable, Hashable {
                 "\(server.issuer.absoluteString) has no device authorization endpoint; sign in with a browser instead."
             )
         }
-        try server.checkSecure(endpoint)
         var parameters: [FormParameter] = []
         if !scopes.isEmpty { parameters.append(FormParameter("scope", scopes.joined(separator: " "))) }
-        let request = FormPost.urlRequest(endpoint: endpoint, parameters: parameters, client: client)
-        let (data, response) = try await transport.sendReportingNetworkErrors(request)
-        let json = try EndpointResponse.jsonObject(
-            from: data,
-            response: response,
-            endpointName: "device authorization endpoint"
-        )
+        let deviceEndpoint = OAuthEndpoint(url: endpoint, name: "device authorization endpoint", server: server)
+        let json = try await deviceEndpoint.post(parameters, as: client, using: transport, clock: clock)
         return try DeviceAuthorization(json: json, server: server, client: client, scopes: scopes, now: clock.now())
     }
 
@@ -113,7 +107,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - transport: Sends the requests.
-    ///   - clock: Gives the time.
+    ///   - clock: Gives the time, and the skew allowed when checking an ID token.
     ///   - sleep: Waits between requests (injected so tests need not wait).
     ///   - progress: Called before each wait with the time left.
     /// - Returns: The signed-in session.
@@ -140,14 +134,14 @@ public struct DeviceAuthorization: Sendable, Hashable {
             progress(left)
             try await sleep(.milliseconds(Int64(min(interval, left) * 1000)))
             do {
-                let response = try await request.send(using: transport)
+                let response = try await request.send(using: transport, clock: clock)
                 return try AuthState(
                     tokenResponse: response,
                     server: server,
                     client: client,
                     requestedScopes: scopes,
                     nonce: nil,
-                    receivedAt: clock.now()
+                    clock: clock
                 )
             } catch let error as OAuthError where error.code == .authorizationPending {
                 continue

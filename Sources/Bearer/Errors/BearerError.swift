@@ -2,9 +2,11 @@ public import Foundation
 
 /// A failure detected by Bearer itself, as opposed to one the server reported (``OAuthError``).
 ///
-/// Each error has a ``kind`` to branch on, a ``reason`` that says what went wrong and what to do, and
-/// the place where it was raised. Errors compare equal when their kinds are equal, so tests and apps
-/// can write `error == .stateMismatch` style checks via ``kind``. No reason ever contains a token.
+/// Each error has a ``kind`` to branch on, a ``reason`` that says what went wrong and what to do, the
+/// place where it was raised and, when another error caused it, that ``underlyingError`` (the
+/// `URLError` of a failed request, the `POSIXError` of a failed file operation), so an app can tell
+/// offline from timed out. Errors compare equal when their kinds are equal, so tests and apps can
+/// branch on ``kind``. No reason ever contains a token.
 public struct BearerError: Error, Sendable {
     /// What kind of failure this is. New kinds may be added in later versions.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
@@ -104,6 +106,10 @@ public struct BearerError: Error, Sendable {
     public let line: UInt
     /// How long the server asked clients to wait before trying again (`Retry-After`), if it said.
     public var retryAfter: TimeInterval?
+    /// The error that caused this one, when there is one: a `URLError` for ``Kind/network``
+    /// (`.notConnectedToInternet`, `.timedOut`, `.cannotFindHost`, …), a `POSIXError` for
+    /// ``Kind/storageFailure`` (`.ENOSPC`, `.EACCES`, …).
+    public var underlyingError: (any Error)?
 
     /// Creates an error.
     ///
@@ -111,18 +117,21 @@ public struct BearerError: Error, Sendable {
     ///   - kind: What kind of failure this is.
     ///   - reason: What went wrong and what to do; never include a token.
     ///   - retryAfter: How long the server asked clients to wait, if it said.
+    ///   - underlyingError: The error that caused this one, if any.
     ///   - file: The raising file.
     ///   - line: The raising line.
     public init(
         _ kind: Kind,
         _ reason: String,
         retryAfter: TimeInterval? = nil,
+        underlyingError: (any Error)? = nil,
         file: String = #fileID,
         line: UInt = #line
     ) {
         self.kind = kind
         self.reason = reason
         self.retryAfter = retryAfter
+        self.underlyingError = underlyingError
         self.file = file
         self.line = line
     }
@@ -132,9 +141,11 @@ public struct BearerError: Error, Sendable {
         kind == .needsReauthentication || kind == .missingRefreshToken
     }
 
-    /// Whether the same call may succeed if tried again later.
+    /// Whether the same call may succeed if tried again later, with nothing else changed: the
+    /// network failed or the server is failing or busy. A ``Kind/storageFailure`` is not transient:
+    /// someone must free space, fix permissions or stop the process holding a lock.
     public var isTransient: Bool {
-        kind == .network || kind == .serverError || kind == .storageFailure
+        kind == .network || kind == .serverError
     }
 }
 

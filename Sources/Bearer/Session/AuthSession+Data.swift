@@ -5,7 +5,7 @@ public import Foundation
 #endif
 
 extension AuthSession {
-    /// Authorizes and sends `request`.
+    /// Authorizes and sends `request` with the session's transport.
     ///
     /// On `401` with `WWW-Authenticate: Bearer error="invalid_token"` the token is refreshed once
     /// (unless another task already replaced it) and the request retried once. A `403` with
@@ -17,39 +17,13 @@ extension AuthSession {
     /// - Throws: As ``authorize(_:)``; ``BearerError/Kind/network`` when no response comes;
     ///   ``OAuthError`` for `insufficient_scope`.
     public func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (authorized, token) = try await authorizeReturningToken(request)
-        var (data, response) = try await send(authorized)
-        if response.statusCode == 401, challenge(of: response)?.error == OAuthError.Code.invalidToken.rawValue {
-            let fresh = try await freshState(replacing: token)
-            guard let freshToken = fresh.accessToken else { return (data, response) }
-            var retry = request
-            retry.setBearerToken(freshToken)
-            (data, response) = try await send(retry)
+        try await funnel {
+            let (authorized, token) = try await self.authorizedRequest(request)
+            return try await AuthorizedExchange.send(authorized, using: self.transport) {
+                var retry = request
+                retry.setBearerToken(try await self.freshAccessToken(rejecting: token))
+                return retry
+            }
         }
-        if response.statusCode == 403, let challenge = challenge(of: response),
-            challenge.error == OAuthError.Code.insufficientScope.rawValue
-        {
-            throw rewritten(
-                OAuthError(
-                    code: .insufficientScope,
-                    errorDescription: challenge.errorDescription,
-                    statusCode: 403,
-                    requiredScopes: challenge.scopes
-                )
-            )
-        }
-        return (data, response)
-    }
-
-    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        do {
-            return try await transport.sendReportingNetworkErrors(request)
-        } catch {
-            throw rewritten(error)
-        }
-    }
-
-    private func challenge(of response: HTTPURLResponse) -> BearerChallenge? {
-        response.value(forHTTPHeaderField: "WWW-Authenticate").flatMap(BearerChallenge.init(header:))
     }
 }

@@ -6,7 +6,7 @@ extension AuthSession {
     /// - Parameter scope: A scope.
     /// - Returns: `true` when granted.
     public func hasGranted(_ scope: String) -> Bool {
-        state.hasGranted(scope)
+        lifecycle.state.hasGranted(scope)
     }
 
     /// Builds the incremental authorization request for `scopes`: the union with the granted
@@ -23,7 +23,15 @@ extension AuthSession {
         redirectURI: URL? = nil,
         additionalParameters: [String: String] = [:]
     ) throws -> AuthorizationRequest? {
-        try state.addScopesRequest(scopes, redirectURI: redirectURI, additionalParameters: additionalParameters)
+        do {
+            return try lifecycle.state.addScopesRequest(
+                scopes,
+                redirectURI: redirectURI,
+                additionalParameters: additionalParameters
+            )
+        } catch {
+            throw configuration.rewriteError(error)
+        }
     }
 
     /// Exchanges the code of an incremental authorization and merges the grant into this session,
@@ -40,26 +48,18 @@ extension AuthSession {
         _ response: AuthorizationResponse,
         for request: AuthorizationRequest
     ) async throws -> AuthState {
-        do {
-            let grant = try await AuthState.exchange(
-                response,
-                for: request,
-                using: transport,
-                clock: clock,
-                allowedClockSkew: policy.allowedClockSkew
-            )
-            return try await store.withExclusiveAccess(to: key) {
-                try await self.commitMerged(grant)
+        try await funnel {
+            let grant = try await AuthState.exchange(response, for: request, using: self.transport, clock: self.clock)
+            return try await self.store.withExclusiveAccess(to: self.key) {
+                try await self.mergeHoldingLock(grant)
             }
-        } catch {
-            throw rewritten(error)
         }
     }
 
-    private func commitMerged(_ grant: AuthState) async throws -> AuthState {
-        if !hasUnsavedState { try await adoptStored() }
-        let merged = try state.merging(additionalGrant: grant)
-        try await commit(merged)
+    private func mergeHoldingLock(_ grant: AuthState) async throws -> AuthState {
+        try await reloadHoldingLock()
+        let merged = try lifecycle.grantReceived(grant)
+        try await save(merged)
         return merged
     }
 }

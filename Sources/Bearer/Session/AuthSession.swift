@@ -10,9 +10,12 @@
 ///
 /// ```swift
 /// let store = FileSessionStore(directory: sessionsFolder)
-/// let session = AuthSession(state: state, store: store, key: "default", policy: .google)
+/// let session = try await AuthSession.save(state, to: store, key: "default", configuration: .google)
 /// let (data, response) = try await session.data(for: URLRequest(url: driveAbout))
 /// ```
+///
+/// A session comes from ``save(_:to:key:transport:clock:configuration:)`` (a new sign-in, saved
+/// before the session exists) or ``restore(key:from:transport:clock:configuration:)`` (at launch).
 ///
 /// - One refresh at a time: concurrent callers share one token request and its result. The refresh
 ///   runs inside the store's exclusive lock, re-reading the stored session first, so sessions in
@@ -23,80 +26,69 @@
 /// - Failures classified: `invalid_grant` marks the session as needing a new sign-in (saved, and
 ///   later calls fail at once); network errors and 5xx leave the session unchanged, and a
 ///   `Retry-After` is honoured. A stale token is never stamped to hide a failed refresh.
+/// - Every error a method throws passes through ``Configuration/rewriteError``.
+///
+/// Its rules are written down in a lifecycle value (saved, unsaved, backing off, needing sign-in,
+/// signed out); the actor performs what that value decides.
 public actor AuthSession: Authorizer {
     /// The key the session is saved under.
     public nonisolated let key: String
-    /// Where tokens may go and when they are refreshed.
-    public nonisolated let policy: AuthorizationPolicy
-
-    /// The current session.
-    public private(set) var state: AuthState
+    /// Where tokens may go, when they are refreshed, and how errors are reported.
+    public nonisolated let configuration: Configuration
 
     let store: any SessionStore
     let transport: any HTTPTransport
     let clock: WallClock
-    let hooks: AuthSessionHooks
-
-    private var refreshTask: Task<AuthState, any Error>?
-    /// Whether the current state still waits for a successful save.
-    private(set) var hasUnsavedState = false
-    private var transientFailure: (error: any Error, retryNotBefore: Date)?
+    var lifecycle: AuthSessionLifecycle
+    private var lockedRun: Task<AuthState, any Error>?
     private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
-    private var isSignedOut = false
-    /// Whether this state is known to be in the store (restored from it, or saved by this session),
-    /// so that finding the store empty means someone signed out.
-    private var hasBeenStored: Bool
-
-    /// Creates a session around a signed-in state. It is not saved until it changes; call
-    /// ``replace(with:)`` to save a new sign-in.
-    ///
-    /// - Parameters:
-    ///   - state: The session.
-    ///   - store: Where it is saved.
-    ///   - key: The key it is saved under.
-    ///   - transport: Sends token requests and ``data(for:)`` requests.
-    ///   - clock: Decides freshness.
-    ///   - policy: Where tokens may go and when they are refreshed.
-    ///   - hooks: Extra refresh parameters and error rewriting.
-    public init(
-        state: AuthState,
-        store: any SessionStore,
-        key: String,
-        transport: any HTTPTransport = URLSessionTransport(),
-        clock: WallClock = .system,
-        policy: AuthorizationPolicy = AuthorizationPolicy(),
-        hooks: AuthSessionHooks = AuthSessionHooks()
-    ) {
-        self.init(
-            state: state,
-            store: store,
-            key: key,
-            transport: transport,
-            clock: clock,
-            policy: policy,
-            hooks: hooks,
-            isStored: false
-        )
-    }
 
     private init(
-        state: AuthState,
+        lifecycle: AuthSessionLifecycle,
         store: any SessionStore,
         key: String,
         transport: any HTTPTransport,
         clock: WallClock,
-        policy: AuthorizationPolicy,
-        hooks: AuthSessionHooks,
-        isStored: Bool
+        configuration: Configuration
     ) {
-        self.state = state
+        self.lifecycle = lifecycle
         self.store = store
         self.key = key
         self.transport = transport
         self.clock = clock
-        self.policy = policy
-        self.hooks = hooks
-        self.hasBeenStored = isStored
+        self.configuration = configuration
+    }
+
+    /// Saves a new sign-in under `key` and returns its session. The session exists only once it
+    /// is saved, so a sign-in is never left unsaved.
+    ///
+    /// - Parameters:
+    ///   - state: The new session (from ``AuthState/exchange(_:for:using:clock:)`` or the device flow).
+    ///   - store: Where it is saved.
+    ///   - key: The key it is saved under; any session saved there before is replaced.
+    ///   - transport: Sends token requests and ``data(for:)`` requests.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported.
+    /// - Returns: The saved session.
+    /// - Throws: The store's error when the session cannot be saved.
+    public static func save(
+        _ state: AuthState,
+        to store: any SessionStore,
+        key: String,
+        transport: any HTTPTransport = URLSessionTransport(),
+        clock: WallClock = .system,
+        configuration: Configuration = Configuration()
+    ) async throws -> AuthSession {
+        let session = AuthSession(
+            lifecycle: AuthSessionLifecycle(stored: state),
+            store: store,
+            key: key,
+            transport: transport,
+            clock: clock,
+            configuration: configuration
+        )
+        try await session.replace(with: state)
+        return session
     }
 
     /// Restores the session saved under `key`.
@@ -105,9 +97,8 @@ public actor AuthSession: Authorizer {
     ///   - key: The key.
     ///   - store: The store.
     ///   - transport: Sends requests.
-    ///   - clock: Decides freshness.
-    ///   - policy: Where tokens may go and when they are refreshed.
-    ///   - hooks: Extra refresh parameters and error rewriting.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported.
     /// - Returns: The session, or `nil` when none is saved.
     /// - Throws: The store's error when the saved item cannot be read (it is left in place).
     public static func restore(
@@ -115,48 +106,50 @@ public actor AuthSession: Authorizer {
         from store: any SessionStore,
         transport: any HTTPTransport = URLSessionTransport(),
         clock: WallClock = .system,
-        policy: AuthorizationPolicy = AuthorizationPolicy(),
-        hooks: AuthSessionHooks = AuthSessionHooks()
+        configuration: Configuration = Configuration()
     ) async throws -> AuthSession? {
-        guard let state = try await store.load(key: key) else { return nil }
+        let stored: AuthState?
+        do {
+            stored = try await store.load(key: key)
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+        guard let stored else { return nil }
         return AuthSession(
-            state: state,
+            lifecycle: AuthSessionLifecycle(stored: stored),
             store: store,
             key: key,
             transport: transport,
             clock: clock,
-            policy: policy,
-            hooks: hooks,
-            isStored: true
+            configuration: configuration
         )
     }
+
+    // MARK: - Reading the session
+
+    /// The current session.
+    public var state: AuthState { lifecycle.state }
+
+    /// Whether the session can authorize requests.
+    public var canAuthorize: Bool { lifecycle.canAuthorize }
+
+    /// The signed-in user, from the ID token.
+    public var user: AuthState.User? { lifecycle.state.user }
 
     // MARK: - Authorizer
 
     /// Returns `request` with `Authorization: Bearer`, refreshing first when the token is within
     /// the leeway of expiry.
     public func authorize(_ request: URLRequest) async throws -> URLRequest {
-        try await authorizeReturningToken(request).request
+        try await funnel { try await self.authorizedRequest(request).request }
     }
-
-    /// Whether the session can authorize requests.
-    public var canAuthorize: Bool {
-        !isSignedOut && !state.needsReauthentication && (state.accessToken != nil || state.refreshToken != nil)
-    }
-
-    /// The signed-in user, from the ID token.
-    public var user: AuthState.User? { state.user }
 
     /// A fresh access token, refreshing first when needed.
     ///
     /// - Returns: The token.
     /// - Throws: As ``authorize(_:)``.
     public func validAccessToken() async throws -> AccessToken {
-        let current = try await freshState()
-        guard let token = current.accessToken else {
-            throw rewritten(BearerError(.invalidResponse, "The session has no access token after a refresh."))
-        }
-        return token
+        try await funnel { try await self.freshAccessToken() }
     }
 
     /// Refreshes now, whatever the token's expiry, unless another refresh is in flight, whose
@@ -166,160 +159,105 @@ public actor AuthSession: Authorizer {
     /// - Throws: As ``authorize(_:)``.
     @discardableResult
     public func refresh() async throws -> AuthState {
-        try await freshState(replacing: state.accessToken ?? AccessToken(""))
+        try await funnel { try await self.freshState(rejecting: self.lifecycle.state.accessToken ?? AccessToken("")) }
     }
 
-    func authorizeReturningToken(_ request: URLRequest) async throws -> (request: URLRequest, token: AccessToken) {
+    // MARK: - Internals shared by the extensions
+
+    /// Runs `body`, passing whatever it throws through ``Configuration/rewriteError`` once: every
+    /// public method that can fail goes through here.
+    func funnel<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         do {
-            try policy.checkDestination(request.url)
+            return try await body()
         } catch {
-            throw rewritten(error)
+            throw configuration.rewriteError(error)
         }
-        let token = try await validAccessToken()
+    }
+
+    /// `request` with the current token, and that token.
+    func authorizedRequest(_ request: URLRequest) async throws -> (request: URLRequest, token: AccessToken) {
+        try configuration.checkDestination(
+            request.url,
+            allowsInsecureLoopback: lifecycle.state.server.allowsInsecureLoopback
+        )
+        let token = try await freshAccessToken()
         var authorized = request
         authorized.setBearerToken(token)
         return (authorized, token)
     }
 
-    // MARK: - Refresh
+    func freshAccessToken(rejecting staleToken: AccessToken? = nil) async throws -> AccessToken {
+        guard let token = try await freshState(rejecting: staleToken).accessToken else {
+            throw BearerError(.invalidResponse, "The session has no access token after a refresh.")
+        }
+        return token
+    }
 
     /// The current session, refreshed first when its token is stale — or, with `staleToken`, when
-    /// its token is still that one (a server rejected it).
-    func freshState(replacing staleToken: AccessToken? = nil) async throws -> AuthState {
-        if let refreshTask {
-            do { return try await refreshTask.value } catch { throw rewritten(error) }
-        }
-        if isSignedOut || state.reauthenticationError != nil || hasUnsavedState {
-            do {
-                try await store.withExclusiveAccess(to: key) { try await self.reconcileHoldingLock() }
-            } catch {
-                throw rewritten(error)
-            }
-        }
-        if isSignedOut {
-            throw rewritten(BearerError(.needsReauthentication, "The user signed out; sign in again."))
-        }
-        if let error = state.reauthenticationError {
-            throw rewritten(Self.reauthenticationError(error))
-        }
-        guard isStale(state, replacing: staleToken) else { return state }
-        if let transientFailure, clock.now() < transientFailure.retryNotBefore {
-            throw rewritten(transientFailure.error)
-        }
-        let task = Task { try await self.refreshUnderLock(replacing: staleToken) }
-        refreshTask = task
-        defer { refreshTask = nil }
-        do { return try await task.value } catch { throw rewritten(error) }
-    }
-
-    private func isStale(_ candidate: AuthState, replacing staleToken: AccessToken?) -> Bool {
-        if let staleToken { return candidate.accessToken == nil || candidate.accessToken == staleToken }
-        return candidate.needsRefresh(at: clock.now(), leeway: policy.refreshLeeway)
-    }
-
-    private func refreshUnderLock(replacing staleToken: AccessToken?) async throws -> AuthState {
-        try await store.withExclusiveAccess(to: key) {
-            try await self.refreshHoldingLock(replacing: staleToken)
-        }
-    }
-
-    /// Saves a state whose save failed before it is used, or, for a session that was signed out or
-    /// lost its grant, takes a usable session another process saved under the same key.
-    private func reconcileHoldingLock() async throws {
-        if hasUnsavedState {
-            try await commit(state)
-            return
-        }
-        guard let stored = try await store.load(key: key), stored != state, !stored.needsReauthentication,
-            stored.accessToken != nil || stored.refreshToken != nil
-        else { return }
-        state = stored
-        isSignedOut = false
-        hasBeenStored = true
-        notifyObservers()
-    }
-
-    private func refreshHoldingLock(replacing staleToken: AccessToken?) async throws -> AuthState {
-        if !hasUnsavedState { try await adoptStored() }
-        if let error = state.reauthenticationError { throw Self.reauthenticationError(error) }
-        guard isStale(state, replacing: staleToken) else {
-            if hasUnsavedState { try await commit(state) }
+    /// its token is still that one (a server rejected it). Concurrent callers share one locked run.
+    func freshState(rejecting staleToken: AccessToken? = nil) async throws -> AuthState {
+        if let lockedRun { return try await lockedRun.value }
+        switch lifecycle.tokenRequested(at: clock.now(), leeway: configuration.refreshLeeway, rejecting: staleToken) {
+        case .deliver(let state):
             return state
-        }
-        do {
-            let refreshed = try await state.refreshed(
-                using: transport,
-                additionalParameters: hooks.additionalRefreshParameters(state),
-                clock: clock,
-                allowedClockSkew: policy.allowedClockSkew
-            )
-            transientFailure = nil
-            try await commit(refreshed)
-            return refreshed
-        } catch let error as OAuthError where error.requiresReauthentication {
-            try await commit(state.markingNeedsReauthentication(error))
-            throw Self.reauthenticationError(error)
-        } catch {
-            if let retryAfter = Self.retryAfter(of: error) {
-                transientFailure = (error, clock.now().addingTimeInterval(retryAfter))
-            }
+        case .fail(let error):
             throw error
-        }
-    }
-
-    /// Takes the stored session (another process refreshed it); must run under the store's lock.
-    ///
-    /// - Throws: ``BearerError/Kind/needsReauthentication`` when the stored copy is gone (someone
-    ///   signed out), ``BearerError/Kind/userMismatch`` when another account now holds the key.
-    func adoptStored() async throws {
-        guard let stored = try await store.load(key: key) else {
-            guard !hasBeenStored else {
-                isSignedOut = true
-                throw BearerError(
-                    .needsReauthentication,
-                    "The session was signed out (its saved copy is gone); sign in again."
-                )
+        case .reloadHoldingLock:
+            let run = Task {
+                try await self.store.withExclusiveAccess(to: self.key) {
+                    try await self.freshStateHoldingLock(rejecting: staleToken)
+                }
             }
-            return
+            lockedRun = run
+            defer { lockedRun = nil }
+            return try await run.value
         }
-        guard stored != state else { return }
-        guard stored.mayBeSameUser(as: state) else {
-            throw BearerError(
-                .userMismatch,
-                "Another account has signed in under this session's key; restore the session to use that account."
+    }
+
+    private func freshStateHoldingLock(rejecting staleToken: AccessToken?) async throws -> AuthState {
+        try await reloadHoldingLock()
+        var hasRefreshed = false
+        while true {
+            let step = lifecycle.nextStepHoldingLock(
+                at: clock.now(),
+                leeway: configuration.refreshLeeway,
+                rejecting: staleToken,
+                hasRefreshed: hasRefreshed
             )
+            switch step {
+            case .deliver(let state):
+                return state
+            case .fail(let error):
+                throw error
+            case .save(let state):
+                try await save(state)
+            case .refresh(let state):
+                hasRefreshed = true
+                do {
+                    let refreshed = try await state.refreshed(
+                        using: transport,
+                        additionalParameters: configuration.additionalRefreshParameters(state),
+                        clock: clock
+                    )
+                    lifecycle.refreshSucceeded(refreshed)
+                } catch {
+                    if let failure = lifecycle.refreshFailed(error, at: clock.now()) { throw failure }
+                }
+            }
         }
-        state = stored
-        hasBeenStored = true
-        notifyObservers()
     }
 
-    /// Makes `next` the current session and saves it; observers hear of it once it is saved. When
-    /// the save fails the new state stays in memory and is saved again before it is used.
-    func commit(_ next: AuthState) async throws {
-        state = next
-        hasUnsavedState = true
-        try await store.save(next, key: key)
-        hasUnsavedState = false
-        hasBeenStored = true
-        notifyObservers()
+    /// Catches up with the stored copy; must run under the store's lock.
+    func reloadHoldingLock() async throws {
+        let stored = try await store.load(key: key)
+        if try lifecycle.storedCopyLoaded(stored) { notifyObservers() }
     }
 
-    private static func reauthenticationError(_ error: OAuthError) -> BearerError {
-        var reason = "The session's grant is no longer valid (\(error.code)"
-        if let description = error.errorDescription { reason += ": \(description)" }
-        reason += "); the user must sign in again."
-        return BearerError(.needsReauthentication, reason)
-    }
-
-    private static func retryAfter(of error: any Error) -> TimeInterval? {
-        if let error = error as? BearerError { return error.retryAfter }
-        if let error = error as? OAuthError { return error.retryAfter }
-        return nil
-    }
-
-    func rewritten(_ error: any Error) -> any Error {
-        hooks.rewriteError(error)
+    /// Saves `state`; observers hear of it once it is saved. When the save fails the state stays
+    /// in memory, unsaved, and is saved again before it is used.
+    func save(_ state: AuthState) async throws {
+        try await store.save(state, key: key)
+        if lifecycle.saveSucceeded(state) { notifyObservers() }
     }
 
     // MARK: - Changes
@@ -342,73 +280,7 @@ public actor AuthSession: Authorizer {
         observers[id] = nil
     }
 
-    private func notifyObservers() {
-        for continuation in observers.values { continuation.yield(state) }
+    func notifyObservers() {
+        for continuation in observers.values { continuation.yield(lifecycle.state) }
     }
-
-    // MARK: - Sign-in and sign-out
-
-    /// Replaces the session with a new sign-in and saves it, clearing any re-authentication mark.
-    ///
-    /// - Parameter newState: The new session.
-    /// - Throws: The store's error when it cannot be saved (the new session is kept in memory).
-    public func replace(with newState: AuthState) async throws {
-        try await store.withExclusiveAccess(to: key) {
-            try await self.commitReplacement(newState)
-        }
-    }
-
-    private func commitReplacement(_ newState: AuthState) async throws {
-        isSignedOut = false
-        transientFailure = nil
-        try await commit(newState)
-    }
-
-    /// Revokes the grant (RFC 7009) and removes the stored session. The stored session is removed
-    /// even when revocation fails; the failure is returned. Both happen under the store's lock, with
-    /// the latest stored tokens, so a refresh token another process rotated is the one revoked.
-    ///
-    /// - Returns: Whether the server revoked the grant.
-    /// - Throws: The store's error when the session cannot be removed.
-    @discardableResult
-    public func signOut() async throws -> RevocationOutcome {
-        try await store.withExclusiveAccess(to: key) {
-            try await self.signOutHoldingLock()
-        }
-    }
-
-    private func signOutHoldingLock() async throws -> RevocationOutcome {
-        if !hasUnsavedState, let stored = try? await store.load(key: key), stored.mayBeSameUser(as: state) {
-            state = stored
-        }
-        let outcome: RevocationOutcome
-        if let request = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil {
-            do {
-                try await request.send(using: transport)
-                outcome = .revoked
-            } catch {
-                outcome = .failed(error)
-            }
-        } else {
-            outcome = .notRevoked
-        }
-        try await store.remove(key: key)
-        isSignedOut = true
-        hasUnsavedState = false
-        state.accessToken = nil
-        state.refreshToken = nil
-        state.idToken = nil
-        notifyObservers()
-        return outcome
-    }
-}
-
-/// What happened to the grant at the server when signing out.
-public enum RevocationOutcome: Sendable {
-    /// The server revoked the grant.
-    case revoked
-    /// The server has no revocation endpoint or the session held no token; only the local session was removed.
-    case notRevoked
-    /// Revocation failed (the local session was still removed); the grant may remain valid at the server.
-    case failed(any Error)
 }

@@ -1,7 +1,7 @@
+public import Foundation
+
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
-#else
-    public import Foundation
 #endif
 
 /// Adds `Authorization: Bearer …` to requests, refreshing the token first when needed.
@@ -18,12 +18,43 @@ public protocol Authorizer: Sendable {
     ///   again, or when a refresh fails; an ``OAuthError`` the server reported.
     func authorize(_ request: URLRequest) async throws -> URLRequest
 
+    /// Authorizes and sends `request`; on `401` with `WWW-Authenticate: Bearer error="invalid_token"`
+    /// the request is authorized again and, when that gives another token, retried once. A `403`
+    /// with `error="insufficient_scope"` becomes an ``OAuthError`` with code
+    /// ``OAuthError/Code/insufficientScope`` naming the scopes the server asked for.
+    ///
+    /// The default implementation sends with a shared ``URLSessionTransport``; ``AuthSession``
+    /// sends with its own transport and refreshes the rejected token before the retry.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The body and response of the last attempt.
+    /// - Throws: As ``authorize(_:)``; ``BearerError/Kind/network`` when no response comes;
+    ///   ``OAuthError`` for `insufficient_scope`.
+    func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
     /// Whether this authorizer can authorize requests at all (it has a usable token or refresh
     /// token and does not need a new sign-in).
     var canAuthorize: Bool { get async }
 
     /// The signed-in user, when known.
     var user: AuthState.User? { get async }
+}
+
+extension Authorizer {
+    /// Authorizes and sends `request` with a shared ``URLSessionTransport``, retrying once on
+    /// `invalid_token` when authorizing again gives another token.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The body and response of the last attempt.
+    /// - Throws: As ``authorize(_:)``; ``BearerError/Kind/network``; ``OAuthError`` for `insufficient_scope`.
+    public func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let authorized = try await authorize(request)
+        return try await AuthorizedExchange.send(authorized, using: URLSessionTransport.shared) {
+            let again = try await self.authorize(request)
+            let header = "Authorization"
+            return again.value(forHTTPHeaderField: header) == authorized.value(forHTTPHeaderField: header) ? nil : again
+        }
+    }
 }
 
 extension URLRequest {

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension AuthState {
     /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5) and creates the session.
@@ -7,8 +7,8 @@ extension AuthState {
     ///   - response: The checked redirect.
     ///   - request: The request it answers.
     ///   - transport: Sends the token request.
-    ///   - clock: Gives the time of receipt, from which the expiry is computed.
-    ///   - allowedClockSkew: The clock skew allowed when checking the ID token (10 minutes by default).
+    ///   - clock: Gives the time of receipt, from which the expiry is computed, and the skew allowed
+    ///     when checking the ID token.
     /// - Returns: The new session.
     /// - Throws: ``OAuthError`` from the server (`invalid_grant` for a wrong verifier or a used code),
     ///   or ``BearerError``.
@@ -16,16 +16,11 @@ extension AuthState {
         _ response: AuthorizationResponse,
         for request: AuthorizationRequest,
         using transport: some HTTPTransport,
-        clock: WallClock = .system,
-        allowedClockSkew: TimeInterval = 600
+        clock: WallClock = .system
     ) async throws -> AuthState {
-        let tokenResponse = try await TokenRequest.authorizationCode(response, for: request).send(using: transport)
-        return try AuthState(
-            tokenResponse: tokenResponse,
-            request: request,
-            receivedAt: clock.now(),
-            allowedClockSkew: allowedClockSkew
-        )
+        let tokenResponse = try await TokenRequest.authorizationCode(response, for: request)
+            .send(using: transport, clock: clock)
+        return try AuthState(tokenResponse: tokenResponse, request: request, clock: clock)
     }
 
     /// Creates the session from the answer to a code exchange, checking its ID token (with the
@@ -34,23 +29,16 @@ extension AuthState {
     /// - Parameters:
     ///   - tokenResponse: The token response.
     ///   - request: The authorization request.
-    ///   - receivedAt: When the response arrived.
-    ///   - allowedClockSkew: The clock skew allowed when checking the ID token.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
-    public init(
-        tokenResponse: TokenResponse,
-        request: AuthorizationRequest,
-        receivedAt: Date,
-        allowedClockSkew: TimeInterval = 600
-    ) throws {
+    public init(tokenResponse: TokenResponse, request: AuthorizationRequest, clock: WallClock = .system) throws {
         try self.init(
             tokenResponse: tokenResponse,
             server: request.server,
             client: request.client,
             requestedScopes: request.scopes,
             nonce: request.nonce,
-            receivedAt: receivedAt,
-            allowedClockSkew: allowedClockSkew
+            clock: clock
         )
     }
 
@@ -63,8 +51,7 @@ extension AuthState {
     ///   - client: The client.
     ///   - requestedScopes: The scopes asked for; the granted ones when the response lists none.
     ///   - nonce: The nonce sent, which the ID token must carry; `nil` when none was sent.
-    ///   - receivedAt: When the response arrived.
-    ///   - allowedClockSkew: The clock skew allowed when checking the ID token.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
     public init(
         tokenResponse: TokenResponse,
@@ -72,17 +59,11 @@ extension AuthState {
         client: Client,
         requestedScopes: [String],
         nonce: String?,
-        receivedAt: Date,
-        allowedClockSkew: TimeInterval = 600
+        clock: WallClock = .system
     ) throws {
+        let receivedAt = clock.now()
         if let idToken = tokenResponse.idToken {
-            try idToken.validate(
-                issuer: server.issuer.absoluteString,
-                clientID: client.id,
-                nonce: nonce,
-                now: receivedAt,
-                allowedClockSkew: allowedClockSkew
-            )
+            try idToken.validate(issuer: server.issuer.absoluteString, clientID: client.id, nonce: nonce, clock: clock)
         }
         self.init(
             server: server,
@@ -105,8 +86,7 @@ extension AuthState {
     ///   - transport: Sends the token request.
     ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
     ///   - additionalParameters: Extra body parameters.
-    ///   - clock: Gives the time of receipt.
-    ///   - allowedClockSkew: The clock skew allowed when checking a new ID token.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
     /// - Returns: The refreshed session.
     /// - Throws: ``BearerError/Kind/needsReauthentication`` when the session is already marked,
     ///   ``BearerError/Kind/missingRefreshToken`` when there is no refresh token, ``OAuthError`` from
@@ -116,8 +96,7 @@ extension AuthState {
         using transport: some HTTPTransport,
         scopes: [String]? = nil,
         additionalParameters: [String: String] = [:],
-        clock: WallClock = .system,
-        allowedClockSkew: TimeInterval = 600
+        clock: WallClock = .system
     ) async throws -> AuthState {
         if let reauthenticationError {
             throw BearerError(
@@ -139,9 +118,8 @@ extension AuthState {
             scopes: scopes,
             additionalParameters: additionalParameters
         )
-        let response = try await request.send(using: transport)
-        return try applying(
-            refresh: response, requestedScopes: scopes, receivedAt: clock.now(), allowedClockSkew: allowedClockSkew)
+        let response = try await request.send(using: transport, clock: clock)
+        return try applying(refresh: response, requestedScopes: scopes, clock: clock)
     }
 
     /// Merges the answer to a refresh into a new session.
@@ -153,25 +131,18 @@ extension AuthState {
     /// - Parameters:
     ///   - response: The token response.
     ///   - requestedScopes: The narrower scope asked for, if any.
-    ///   - receivedAt: When the response arrived.
-    ///   - allowedClockSkew: The clock skew allowed when checking a new ID token.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
     /// - Returns: The refreshed session.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when a new ID token fails a check.
     public func applying(
         refresh response: TokenResponse,
         requestedScopes: [String]? = nil,
-        receivedAt: Date,
-        allowedClockSkew: TimeInterval = 600
+        clock: WallClock = .system
     ) throws -> AuthState {
+        let receivedAt = clock.now()
         var next = self
         if let idToken = response.idToken {
-            try idToken.validate(
-                issuer: server.issuer.absoluteString,
-                clientID: client.id,
-                nonce: nil,
-                now: receivedAt,
-                allowedClockSkew: allowedClockSkew
-            )
+            try idToken.validate(issuer: server.issuer.absoluteString, clientID: client.id, nonce: nil, clock: clock)
             if let user, !user.subject.isEmpty, user.subject != idToken.claims.subject {
                 throw BearerError(
                     .invalidIDToken,

@@ -10,18 +10,28 @@ extension AuthState {
     ///
     /// The answer's `sub` must match the ID token's when there is one (§5.3.2).
     ///
-    /// - Parameter transport: Sends the request.
+    /// - Parameters:
+    ///   - transport: Sends the request.
+    ///   - clock: Gives the time of receipt.
     /// - Returns: The session with its user; unchanged when the server has no UserInfo endpoint or
     ///   the session no access token.
     /// - Throws: ``BearerError/Kind/userMismatch`` when `sub` differs; the endpoint's errors.
-    public func fetchingUserInfo(using transport: some HTTPTransport) async throws -> AuthState {
+    public func fetchingUserInfo(
+        using transport: some HTTPTransport,
+        clock: WallClock = .system
+    ) async throws -> AuthState {
         guard let endpoint = server.userinfoEndpoint, let accessToken else { return self }
         try server.checkSecure(endpoint)
         var request = URLRequest(url: endpoint)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setBearerToken(accessToken)
         let (data, response) = try await transport.sendReportingNetworkErrors(request)
-        let claims = try EndpointResponse.jsonObject(from: data, response: response, endpointName: "UserInfo endpoint")
+        let claims = try OAuthEndpoint.jsonObject(
+            from: data,
+            response: response,
+            endpointName: "UserInfo endpoint",
+            now: clock.now()
+        )
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw BearerError(.invalidResponse, "The UserInfo answer has no sub (OpenID Connect Core §5.3.2).")
         }

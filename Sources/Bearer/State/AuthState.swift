@@ -3,8 +3,8 @@ public import Foundation
 /// A signed-in session: the server and client, the tokens, their expiry, the granted scopes and the
 /// user, as one serializable value.
 ///
-/// Create one with ``exchange(_:for:using:clock:allowedClockSkew:)`` after a redirect, and replace it
-/// with ``refreshed(using:scopes:additionalParameters:clock:allowedClockSkew:)`` when
+/// Create one with ``exchange(_:for:using:clock:)`` after a redirect, and replace it
+/// with ``refreshed(using:scopes:additionalParameters:clock:)`` when
 /// ``needsRefresh(at:leeway:)`` says so. `AuthState` is a value: nothing changes until you store
 /// the new one. Its descriptions never show a token.
 public struct AuthState: Sendable, Hashable {

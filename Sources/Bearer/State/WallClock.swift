@@ -1,14 +1,30 @@
 public import Foundation
 
-/// Where Bearer reads the current time: the system clock in apps, a controlled clock in tests.
+/// Where Bearer reads the current time, and how far another machine's clock may be from it.
+///
+/// Apps use ``system``; tests use a controlled clock. The ``allowedSkew`` is the one clock-skew
+/// setting: every check of a server's timestamps (an ID token's `iat` and `exp`, OpenID Connect
+/// Core §3.1.3.7) made with this clock, during sign-in, refresh and the device flow, allows it.
+///
+/// ```swift
+/// let clock = WallClock.system.allowingSkew(120)  // servers may be 2 minutes off
+/// ```
 public struct WallClock: Sendable {
+    /// The skew allowed when none is given: 10 minutes.
+    public static let defaultAllowedSkew: TimeInterval = 600
+
     private let read: @Sendable () -> Date
+    /// How far a server's clock may be from this one when checking its timestamps.
+    public let allowedSkew: TimeInterval
 
     /// Creates a clock that reads the time from `read`.
     ///
-    /// - Parameter read: Returns the current time.
-    public init(_ read: @escaping @Sendable () -> Date) {
+    /// - Parameters:
+    ///   - allowedSkew: How far a server's clock may be from this one (10 minutes by default).
+    ///   - read: Returns the current time.
+    public init(allowedSkew: TimeInterval = defaultAllowedSkew, _ read: @escaping @Sendable () -> Date) {
         self.read = read
+        self.allowedSkew = allowedSkew
     }
 
     /// The system clock.
@@ -25,5 +41,13 @@ public struct WallClock: Sendable {
     /// The current time.
     public func now() -> Date {
         read()
+    }
+
+    /// This clock, allowing a different skew.
+    ///
+    /// - Parameter skew: How far a server's clock may be from this one.
+    /// - Returns: The clock.
+    public func allowingSkew(_ skew: TimeInterval) -> WallClock {
+        WallClock(allowedSkew: skew, read)
     }
 }

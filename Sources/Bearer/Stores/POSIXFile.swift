@@ -31,7 +31,11 @@ enum POSIXFile {
                 attributes: [.posixPermissions: 0o700]
             )
         } catch {
-            throw BearerError(.storageFailure, "Cannot create the folder \(path): \(error.localizedDescription)")
+            throw BearerError(
+                .storageFailure,
+                "Cannot create the folder \(path): \(error.localizedDescription)",
+                underlyingError: error
+            )
         }
         guard chmod(path, 0o700) == 0 else { throw failure("set the mode of", path) }
     }
@@ -170,8 +174,13 @@ enum POSIXFile {
     }
 
     private static func failure(_ action: String, _ path: String) -> BearerError {
-        let reason = String(cString: strerror(errno))
-        return BearerError(.storageFailure, "Cannot \(action) \(path): \(reason).")
+        let code = errno
+        let reason = String(cString: strerror(code))
+        return BearerError(
+            .storageFailure,
+            "Cannot \(action) \(path): \(reason).",
+            underlyingError: POSIXErrorCode(rawValue: code).map { POSIXError($0) }
+        )
     }
 }
 

@@ -1,10 +1,10 @@
-public import Foundation
+import Foundation
 
 /// An OpenID Connect ID token (OpenID Connect Core §2): the raw JWT and its decoded claims.
 ///
 /// The signature is not verified: the token came straight from the token endpoint over TLS, which
 /// OpenID Connect Core §3.1.3.7 accepts in place of a signature check. Use
-/// ``validate(issuer:clientID:nonce:now:allowedClockSkew:)`` to check the claims. The raw token is a
+/// ``validate(issuer:clientID:nonce:clock:)`` to check the claims. The raw token is a
 /// credential (backends accept it as proof of sign-in), so descriptions redact it.
 public struct IDToken: Sendable, Hashable {
     /// The compact JWT as received.
@@ -45,16 +45,16 @@ public struct IDToken: Sendable, Hashable {
     ///   - clientID: This client's ID, which `aud` must contain; `azp`, when present or when there
     ///     are several audiences, must equal it.
     ///   - nonce: The request's nonce; when given, the `nonce` claim must equal it.
-    ///   - now: The current time.
-    ///   - allowedClockSkew: How far the server's clock may be from ours (10 minutes by default).
+    ///   - clock: The current time and the skew allowed for `iat` and `exp`.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` naming the failed check.
     public func validate(
         issuer: String,
         clientID: String,
         nonce: String?,
-        now: Date,
-        allowedClockSkew: TimeInterval = 600
+        clock: WallClock = .system
     ) throws {
+        let now = clock.now()
+        let allowedClockSkew = clock.allowedSkew
         guard claims.issuer == issuer else {
             throw BearerError(
                 .invalidIDToken,
@@ -82,7 +82,7 @@ public struct IDToken: Sendable, Hashable {
             )
         }
         if let nonce {
-            guard let claimed = claims.nonce, AuthorizationResponse.constantTimeEquals(claimed, nonce) else {
+            guard let claimed = claims.nonce, ConstantTime.equals(claimed, nonce) else {
                 throw BearerError(
                     .invalidIDToken,
                     "The ID token's nonce does not match the request's; it may be replayed. Sign in again."

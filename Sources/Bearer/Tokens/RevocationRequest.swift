@@ -37,21 +37,23 @@ public struct RevocationRequest: Sendable, Hashable {
 
     /// Sends the request.
     ///
-    /// - Parameter transport: Sends the HTTP request.
+    /// - Parameters:
+    ///   - transport: Sends the HTTP request.
+    ///   - clock: Gives the time of receipt, against which a `Retry-After` date is read.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the server has no revocation endpoint;
     ///   ``OAuthError`` or ``BearerError`` when the server refuses or cannot be reached.
-    public func send(using transport: some HTTPTransport) async throws {
+    public func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws {
         guard let endpoint = server.revocationEndpoint else {
             throw BearerError(
                 .invalidConfiguration,
                 "\(server.issuer.absoluteString) has no revocation endpoint, so the grant was not revoked there."
             )
         }
-        try server.checkSecure(endpoint)
-        let request = FormPost.urlRequest(endpoint: endpoint, parameters: parameters, client: client)
-        let (data, response) = try await transport.sendReportingNetworkErrors(request)
+        let revocation = OAuthEndpoint(url: endpoint, name: "revocation endpoint", server: server)
+        let (data, response) = try await revocation.send(parameters, as: client, using: transport)
         if (200..<300).contains(response.statusCode) { return }
-        _ = try EndpointResponse.jsonObject(from: data, response: response, endpointName: "revocation endpoint")
+        _ = try OAuthEndpoint.jsonObject(
+            from: data, response: response, endpointName: revocation.name, now: clock.now())
         throw BearerError(
             .unexpectedResponse,
             "The revocation endpoint answered HTTP \(response.statusCode) without an error code."
@@ -62,7 +64,7 @@ public struct RevocationRequest: Sendable, Hashable {
 extension RevocationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The endpoint and parameters, with the token redacted.
     public var description: String {
-        "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(FormPost.describe(parameters)))"
+        "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(OAuthEndpoint.describe(parameters)))"
     }
 
     /// The same as ``description``.

@@ -25,16 +25,13 @@ public struct TokenRequest: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - server: The server.
-    ///   - parameters: The body parameters; `client_id` is added for clients without a secret.
+    ///   - parameters: The body parameters; `client_id` is added when the request is built, for
+    ///     clients without a secret.
     ///   - client: The client, whose secret (if any) is sent with HTTP Basic.
     public init(server: AuthorizationServer, parameters: [FormParameter], client: Client) {
         self.server = server
         self.client = client
-        if client.secret == nil && !parameters.contains(where: { $0.name == "client_id" }) {
-            self.parameters = parameters + [FormParameter("client_id", client.id)]
-        } else {
-            self.parameters = parameters
-        }
+        self.parameters = parameters
     }
 
     /// An authorization-code exchange with the PKCE verifier (RFC 6749 §4.1.3, RFC 7636 §4.5).
@@ -95,9 +92,23 @@ public struct TokenRequest: Sendable, Hashable {
         Data(FormEncoding.encode(parameters.map { ($0.name, $0.value) }).utf8)
     }
 
-    /// The `URLRequest` to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client with a secret.
+    /// The `URLRequest` to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client
+    /// with a secret and `client_id` in the body for one without.
     public var urlRequest: URLRequest {
-        FormPost.urlRequest(endpoint: endpoint, parameters: parameters, client: client)
+        OAuthEndpoint.urlRequest(endpoint, parameters: parameters, client: client)
+    }
+
+    /// Sends the request and reads the answer.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the HTTP request.
+    ///   - clock: Gives the time of receipt, against which a `Retry-After` date is read.
+    /// - Returns: The token response.
+    /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` when the endpoint
+    ///   is not secure, cannot be reached, or answers something other than a token response.
+    public func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws -> TokenResponse {
+        let tokenEndpoint = OAuthEndpoint(url: endpoint, name: "token endpoint", server: server)
+        return try TokenResponse(json: await tokenEndpoint.post(parameters, as: client, using: transport, clock: clock))
     }
 }
 
@@ -105,7 +116,7 @@ extension TokenRequest: CustomStringConvertible, CustomDebugStringConvertible, C
     /// The endpoint and parameter names, with secret values redacted.
     public var description: String {
         let authentication = client.secret == nil ? "none" : "client_secret_basic"
-        return "TokenRequest(\(endpoint.absoluteString), \(FormPost.describe(parameters)), "
+        return "TokenRequest(\(endpoint.absoluteString), \(OAuthEndpoint.describe(parameters)), "
             + "client authentication: \(authentication))"
     }
 

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    package import FoundationNetworking
 #endif
 
 /// A successful token-endpoint response (RFC 6749 §5.1).
@@ -65,19 +65,26 @@ public struct TokenResponse: Sendable, Hashable {
     /// - Parameters:
     ///   - data: The body.
     ///   - response: The HTTP response.
+    ///   - receivedAt: When it arrived, against which a `Retry-After` date is read.
     /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` with kind
     ///   ``BearerError/Kind/unexpectedResponse``, ``BearerError/Kind/serverError``,
     ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/unsupportedTokenType`` or
     ///   ``BearerError/Kind/invalidIDToken`` otherwise.
-    public init(data: Data, response: HTTPURLResponse) throws {
-        let object = try EndpointResponse.jsonObject(from: data, response: response, endpointName: "token endpoint")
+    package init(data: Data, response: HTTPURLResponse, receivedAt: Date) throws {
+        let object = try OAuthEndpoint.jsonObject(
+            from: data,
+            response: response,
+            endpointName: "token endpoint",
+            now: receivedAt
+        )
         try self.init(json: object)
     }
 
     /// Reads the fields of a decoded token-endpoint answer.
     ///
     /// - Parameter json: The JSON object.
-    /// - Throws: ``BearerError`` as for ``init(data:response:)``.
+    /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse``,
+    ///   ``BearerError/Kind/unsupportedTokenType`` or ``BearerError/Kind/invalidIDToken``.
     public init(json: [String: JSONValue]) throws {
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw BearerError(

@@ -31,7 +31,8 @@ extension HTTPTransport {
             let host = request.url?.host ?? "the server"
             throw BearerError(
                 .network,
-                "No response from \(host): \(error.localizedDescription). Check the connection and try again."
+                "No response from \(host): \(error.localizedDescription). Check the connection and try again.",
+                underlyingError: error
             )
         }
     }

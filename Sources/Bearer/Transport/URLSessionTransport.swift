@@ -9,6 +9,9 @@ public import Foundation
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
 
+    /// The transport of ``Authorizer/data(for:)``'s default implementation, created on first use.
+    static let shared = URLSessionTransport()
+
     /// Creates a transport with its own `URLSession`.
     ///
     /// - Parameters:

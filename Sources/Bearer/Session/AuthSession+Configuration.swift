@@ -1,0 +1,77 @@
+public import Foundation
+
+extension AuthSession {
+    /// Where an ``AuthSession`` sends tokens, when it refreshes them, and how it reports errors.
+    ///
+    /// Whether plain-http loopback addresses may receive tokens is the server's setting,
+    /// ``AuthorizationServer/allowsInsecureLoopback``; how far server clocks may be off is the
+    /// clock's, ``WallClock/allowedSkew``.
+    public struct Configuration: Sendable {
+        /// The hosts tokens may be sent to, or `nil` for any https host. An entry is a host name
+        /// (`www.example.com`) or a wildcard for its subdomains (`*.googleapis.com`, which does not
+        /// match `googleapis.com` itself).
+        public var allowedHosts: [String]?
+        /// How long before expiry a token is refreshed (60 s by default); for short-lived tokens the
+        /// smaller of this and half the token's lifetime is used (see ``AuthState/effectiveLeeway(_:)``).
+        public var refreshLeeway: TimeInterval
+        /// Extra body parameters for each refresh request, computed from the session being refreshed.
+        public var additionalRefreshParameters: @Sendable (AuthState) -> [String: String]
+        /// Rewrites every error a session method throws before the caller gets it (for example to
+        /// map it to an app error).
+        public var rewriteError: @Sendable (any Error) -> any Error
+
+        /// Creates a configuration; the defaults send tokens to any https host, refresh 60 s before
+        /// expiry, add nothing to refreshes and rewrite no error.
+        ///
+        /// - Parameters:
+        ///   - allowedHosts: The hosts tokens may go to, or `nil` for any https host.
+        ///   - refreshLeeway: How long before expiry to refresh.
+        ///   - additionalRefreshParameters: Extra refresh parameters.
+        ///   - rewriteError: Error rewriting.
+        public init(
+            allowedHosts: [String]? = nil,
+            refreshLeeway: TimeInterval = AuthState.defaultRefreshLeeway,
+            additionalRefreshParameters: @escaping @Sendable (AuthState) -> [String: String] = { _ in [:] },
+            rewriteError: @escaping @Sendable (any Error) -> any Error = { $0 }
+        ) {
+            self.allowedHosts = allowedHosts
+            self.refreshLeeway = refreshLeeway
+            self.additionalRefreshParameters = additionalRefreshParameters
+            self.rewriteError = rewriteError
+        }
+
+        /// Google APIs: tokens go only to `*.googleapis.com`.
+        public static var google: Configuration { Configuration(allowedHosts: ["*.googleapis.com"]) }
+
+        /// Checks that a token may be sent to `url`.
+        ///
+        /// - Parameters:
+        ///   - url: The request's URL.
+        ///   - allowsInsecureLoopback: Whether http to a loopback address is allowed.
+        /// - Throws: ``BearerError/Kind/insecureEndpoint`` for a URL that is not https (or allowed
+        ///   loopback http); ``BearerError/Kind/hostNotAllowed`` for a host outside ``allowedHosts``.
+        func checkDestination(_ url: URL?, allowsInsecureLoopback: Bool) throws {
+            guard let url else {
+                throw BearerError(.invalidConfiguration, "The request has no URL, so no token was added.")
+            }
+            try EndpointSecurity.check(url, allowingInsecureLoopback: allowsInsecureLoopback)
+            guard let allowedHosts else { return }
+            let host = (url.host ?? "").lowercased()
+            let allowed = allowedHosts.contains { pattern in
+                let pattern = pattern.lowercased()
+                if pattern.hasPrefix("*.") {
+                    return host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1
+                }
+                return host == pattern
+            }
+            guard allowed else {
+                throw BearerError(
+                    .hostNotAllowed,
+                    "\(host) is not among the hosts this session sends tokens to "
+                        + "(\(allowedHosts.joined(separator: ", "))); no token was added. "
+                        + "Add it to the configuration's allowedHosts if it should get one."
+                )
+            }
+        }
+    }
+}

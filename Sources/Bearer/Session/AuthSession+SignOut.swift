@@ -1,0 +1,65 @@
+extension AuthSession {
+    /// Replaces the session with a new sign-in and saves it, clearing any re-authentication mark.
+    ///
+    /// - Parameter newState: The new session.
+    /// - Throws: The store's error when it cannot be saved (the new session is kept in memory and
+    ///   saved again before it is used).
+    public func replace(with newState: AuthState) async throws {
+        try await funnel {
+            try await self.store.withExclusiveAccess(to: self.key) {
+                try await self.replaceHoldingLock(with: newState)
+            }
+        }
+    }
+
+    private func replaceHoldingLock(with newState: AuthState) async throws {
+        try await save(lifecycle.replaced(with: newState))
+    }
+
+    /// Revokes the grant (RFC 7009) and removes the stored session. The stored session is removed
+    /// even when revocation fails; the failure is returned. Both happen under the store's lock, with
+    /// the latest stored tokens, so a refresh token another process rotated is the one revoked.
+    ///
+    /// - Returns: Whether the server revoked the grant.
+    /// - Throws: The store's error when the session cannot be removed.
+    @discardableResult
+    public func signOut() async throws -> RevocationOutcome {
+        try await funnel {
+            try await self.store.withExclusiveAccess(to: self.key) {
+                try await self.signOutHoldingLock()
+            }
+        }
+    }
+
+    private func signOutHoldingLock() async throws -> RevocationOutcome {
+        // Revoke the newest tokens: a copy that cannot be read, is gone or belongs to another
+        // account leaves this session's own tokens as the ones to revoke.
+        try? await reloadHoldingLock()
+        let state = lifecycle.state
+        let outcome: RevocationOutcome
+        if let request = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil {
+            do {
+                try await request.send(using: transport, clock: clock)
+                outcome = .revoked
+            } catch {
+                outcome = .failed(error)
+            }
+        } else {
+            outcome = .notRevoked
+        }
+        try await store.remove(key: key)
+        lifecycle.signedOut()
+        notifyObservers()
+        return outcome
+    }
+}
+
+/// What happened to the grant at the server when signing out.
+public enum RevocationOutcome: Sendable {
+    /// The server revoked the grant.
+    case revoked
+    /// The server has no revocation endpoint or the session held no token; only the local session was removed.
+    case notRevoked
+    /// Revocation failed (the local session was still removed); the grant may remain valid at the server.
+    case failed(any Error)
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One of a server's form-POST endpoints (token, revocation, device authorization): builds the
+/// request, sends it, and reads the JSON answer, checking the HTTP status before decoding.
+struct OAuthEndpoint: Sendable {
+    /// The largest body read as an OAuth answer (1 MiB); token responses are a few kilobytes.
+    static let maximumBodySize = 1 << 20
+
+    /// The endpoint's URL.
+    let url: URL
+    /// A name for messages, e.g. "token endpoint".
+    let name: String
+    /// The server the endpoint belongs to, which decides whether loopback http is allowed.
+    let server: AuthorizationServer
+
+    /// POSTs `parameters` as `client` and returns the JSON object of a successful answer.
+    ///
+    /// - Parameters:
+    ///   - parameters: The body parameters.
+    ///   - client: The client that authenticates.
+    ///   - transport: Sends the request.
+    ///   - clock: Gives the time against which an HTTP-date `Retry-After` is read.
+    /// - Returns: The decoded object.
+    /// - Throws: As ``jsonObject(from:response:endpointName:now:)``; ``BearerError/Kind/insecureEndpoint``
+    ///   and ``BearerError/Kind/network`` before any answer.
+    func post(
+        _ parameters: [FormParameter],
+        as client: Client,
+        using transport: some HTTPTransport,
+        clock: WallClock
+    ) async throws -> [String: JSONValue] {
+        let (data, response) = try await send(parameters, as: client, using: transport)
+        return try Self.jsonObject(from: data, response: response, endpointName: name, now: clock.now())
+    }
+
+    /// POSTs `parameters` as `client` and returns the raw answer, whatever its status.
+    func send(
+        _ parameters: [FormParameter],
+        as client: Client,
+        using transport: some HTTPTransport
+    ) async throws -> (Data, HTTPURLResponse) {
+        try server.checkSecure(url)
+        return try await transport.sendReportingNetworkErrors(
+            Self.urlRequest(url, parameters: parameters, client: client))
+    }
+
+    /// A POST of `parameters` to `url`, authenticated as `client`: HTTP Basic for a client with a
+    /// secret (RFC 6749 §2.3.1, id and secret form-encoded first), `client_id` in the body
+    /// otherwise. This is the only place `client_id` is added.
+    static func urlRequest(_ url: URL, parameters: [FormParameter], client: Client) -> URLRequest {
+        var parameters = parameters
+        if client.secret == nil && !parameters.contains(where: { $0.name == "client_id" }) {
+            parameters.append(FormParameter("client_id", client.id))
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if let secret = client.secret {
+            let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(secret.value)
+            request.setValue(
+                "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+        request.httpBody = Data(FormEncoding.encode(parameters.map { ($0.name, $0.value) }).utf8)
+        return request
+    }
+
+    /// Describes a POST's parameters with secret values redacted.
+    static func describe(_ parameters: [FormParameter]) -> String {
+        parameters.map(\.description).joined(separator: "&")
+    }
+
+    /// Returns the JSON object of a successful answer, or throws the error it carries.
+    ///
+    /// An `error` member becomes an ``OAuthError`` with the HTTP status, whatever the status
+    /// (RFC 6749 §5.2; some servers send errors with 200). Anything else that is not a 2xx JSON
+    /// object becomes a ``BearerError`` naming the status and content type, never a bare decoding error.
+    ///
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - response: The HTTP response.
+    ///   - endpointName: A name for messages.
+    ///   - now: The time of receipt, for an HTTP-date `Retry-After`.
+    /// - Returns: The decoded object.
+    /// - Throws: ``OAuthError``, or ``BearerError`` with kind ``BearerError/Kind/serverError`` (5xx, 429)
+    ///   or ``BearerError/Kind/unexpectedResponse``.
+    static func jsonObject(
+        from data: Data,
+        response: HTTPURLResponse,
+        endpointName: String,
+        now: Date
+    ) throws -> [String: JSONValue] {
+        let status = response.statusCode
+        guard data.count <= maximumBodySize else {
+            throw BearerError(
+                .unexpectedResponse,
+                "The \(endpointName) answered HTTP \(status) with \(data.count) bytes, far more than an OAuth response; "
+                    + "check the endpoint URL."
+            )
+        }
+        let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
+        let object = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {
+            RetryAfter.delay(from: $0, now: now)
+        }
+        if let object, let code = object["error"]?.stringValue {
+            throw OAuthError(
+                code: OAuthError.Code(rawValue: code),
+                errorDescription: object["error_description"]?.stringValue,
+                errorURI: object["error_uri"]?.stringValue,
+                statusCode: status,
+                retryAfter: retryAfter
+            )
+        }
+        guard (200..<300).contains(status) else {
+            if status >= 500 || status == 429 {
+                throw BearerError(
+                    .serverError,
+                    "The \(endpointName) answered HTTP \(status) (\(contentType)); the server is failing or busy. "
+                        + "Try again later.",
+                    retryAfter: retryAfter
+                )
+            }
+            throw BearerError(
+                .unexpectedResponse,
+                "The \(endpointName) answered HTTP \(status) with \(contentType), not an OAuth response. "
+                    + "Check the endpoint URL."
+            )
+        }
+        guard let object else {
+            throw BearerError(
+                .unexpectedResponse,
+                "The \(endpointName) answered HTTP \(status) with \(contentType), not a JSON object. "
+                    + "Check the endpoint URL; a proxy or captive portal may be answering instead."
+            )
+        }
+        return object
+    }
+}
