@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The lifecycle of an ``AuthSession``, written down as a value: the phase the session is in, the
 /// state it holds, and pure transitions from an event to the next phase and the step the actor
@@ -18,9 +18,9 @@ import Foundation
 ///
 /// The actor holds one of these and performs only what its transitions return; every decision is
 /// here, tested without I/O.
-struct AuthSessionLifecycle: Sendable {
+package struct AuthSessionLifecycle: Sendable {
     /// Where the session stands.
-    enum Phase: Sendable {
+    package enum Phase: Sendable {
         /// The state is the stored copy (restored, or saved by this session).
         case saved
         /// The state is newer than the stored copy (its save failed or is under way); it is saved
@@ -36,7 +36,7 @@ struct AuthSessionLifecycle: Sendable {
     }
 
     /// What to do when a caller asks for a token, before taking any lock.
-    enum TokenRequestStep: Sendable {
+    package enum TokenRequestStep: Sendable {
         /// The state's token is fresh: use it.
         case deliver(AuthState)
         /// Fail at once with this error.
@@ -46,7 +46,7 @@ struct AuthSessionLifecycle: Sendable {
     }
 
     /// What to do next while holding the store's lock.
-    enum LockedStep: Sendable {
+    package enum LockedStep: Sendable {
         /// The state's token is fresh: use it.
         case deliver(AuthState)
         /// Fail with this error.
@@ -58,18 +58,18 @@ struct AuthSessionLifecycle: Sendable {
     }
 
     /// The session's current state.
-    private(set) var state: AuthState
+    package private(set) var state: AuthState
     /// Where the session stands.
-    private(set) var phase: Phase
+    package private(set) var phase: Phase
 
     /// A session read from its store.
-    init(stored state: AuthState) {
+    package init(stored state: AuthState) {
         self.state = state
         self.phase = state.needsReauthentication ? .needsSignIn : .saved
     }
 
     /// Whether the session can authorize requests at all.
-    var canAuthorize: Bool {
+    package var canAuthorize: Bool {
         switch phase {
         case .needsSignIn, .signedOut: false
         case .saved, .unsaved, .backingOff: state.accessToken != nil || state.refreshToken != nil
@@ -79,7 +79,7 @@ struct AuthSessionLifecycle: Sendable {
     // MARK: - Asking for a token
 
     /// A caller wants a token at `now`; with `staleToken`, a server rejected that token.
-    mutating func tokenRequested(
+    package mutating func tokenRequested(
         at now: Date,
         leeway: TimeInterval,
         rejecting staleToken: AccessToken?
@@ -101,7 +101,7 @@ struct AuthSessionLifecycle: Sendable {
     ///
     /// - Parameter hasRefreshed: Whether this locked run already refreshed: its token is then used
     ///   even if its lifetime is shorter than the leeway, so a run never refreshes twice.
-    func nextStepHoldingLock(
+    package func nextStepHoldingLock(
         at now: Date,
         leeway: TimeInterval,
         rejecting staleToken: AccessToken?,
@@ -135,7 +135,7 @@ struct AuthSessionLifecycle: Sendable {
     /// - Returns: Whether the state changed, so observers must hear of it.
     /// - Throws: ``BearerError/Kind/needsReauthentication`` when the stored copy is gone,
     ///   ``BearerError/Kind/userMismatch`` when another account holds the key.
-    mutating func storedCopyLoaded(_ stored: AuthState?) throws -> Bool {
+    package mutating func storedCopyLoaded(_ stored: AuthState?) throws -> Bool {
         switch phase {
         case .unsaved:
             return false
@@ -175,14 +175,14 @@ struct AuthSessionLifecycle: Sendable {
     /// A save of `saved` succeeded.
     ///
     /// - Returns: Whether the saved state is the current one, so observers must hear of it.
-    mutating func saveSucceeded(_ saved: AuthState) -> Bool {
+    package mutating func saveSucceeded(_ saved: AuthState) -> Bool {
         guard saved == state, case .unsaved = phase else { return false }
         phase = state.needsReauthentication ? .needsSignIn : .saved
         return true
     }
 
     /// A refresh succeeded: the new state must be saved before it is used.
-    mutating func refreshSucceeded(_ refreshed: AuthState) {
+    package mutating func refreshSucceeded(_ refreshed: AuthState) {
         state = refreshed
         phase = .unsaved
     }
@@ -191,7 +191,7 @@ struct AuthSessionLifecycle: Sendable {
     ///
     /// - Returns: The error to throw now, or `nil` when the session was marked as needing a new
     ///   sign-in, which must be saved first (the next step is that save).
-    mutating func refreshFailed(_ error: any Error, at now: Date) -> (any Error)? {
+    package mutating func refreshFailed(_ error: any Error, at now: Date) -> (any Error)? {
         if let error = error as? OAuthError, error.requiresReauthentication {
             state = state.markingNeedsReauthentication(error)
             phase = .unsaved
@@ -206,7 +206,7 @@ struct AuthSessionLifecycle: Sendable {
     /// A new sign-in replaces the session.
     ///
     /// - Returns: The state to save.
-    mutating func replaced(with newState: AuthState) -> AuthState {
+    package mutating func replaced(with newState: AuthState) -> AuthState {
         state = newState
         phase = .unsaved
         return newState
@@ -216,7 +216,7 @@ struct AuthSessionLifecycle: Sendable {
     ///
     /// - Returns: The merged state, to save.
     /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered; nothing changes.
-    mutating func grantReceived(_ grant: AuthState) throws -> AuthState {
+    package mutating func grantReceived(_ grant: AuthState) throws -> AuthState {
         let merged = try state.merging(additionalGrant: grant)
         state = merged
         phase = .unsaved
@@ -224,7 +224,7 @@ struct AuthSessionLifecycle: Sendable {
     }
 
     /// The stored session was removed: the session is signed out and forgets its tokens.
-    mutating func signedOut() {
+    package mutating func signedOut() {
         phase = .signedOut
         state.accessToken = nil
         state.refreshToken = nil
@@ -238,7 +238,7 @@ struct AuthSessionLifecycle: Sendable {
         return state.needsRefresh(at: now, leeway: leeway)
     }
 
-    static func reauthenticationError(_ error: OAuthError?) -> BearerError {
+    package static func reauthenticationError(_ error: OAuthError?) -> BearerError {
         guard let error else {
             return BearerError(.needsReauthentication, "The session's grant is no longer valid; sign in again.")
         }

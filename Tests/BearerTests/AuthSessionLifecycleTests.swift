@@ -1,0 +1,333 @@
+import Bearer
+import Foundation
+import Testing
+
+/// Every (phase, event) pair of AuthSession's lifecycle, without I/O: each test builds the
+/// lifecycle in each phase through its own transitions and checks the next phase and the step.
+@Suite("AuthSession lifecycle: every phase against every event")
+struct AuthSessionLifecycleTests {
+    /// The phases, by name, so tests can enumerate them.
+    enum PhaseName: String, CaseIterable, CustomTestStringConvertible {
+        case saved, unsaved, backingOff, backingOffExpired, needsSignIn, signedOut
+        var testDescription: String { rawValue }
+    }
+
+    static let epoch = Fixtures.epoch
+    static let leeway: TimeInterval = 60
+    static let retryAfter: TimeInterval = 120
+    /// When the back-off phases' refresh failed: the token was already stale.
+    static let failedAt = epoch.addingTimeInterval(3550)
+
+    /// A session for user-1 whose token expires an hour after the epoch.
+    static func state(
+        access: String = "at-1",
+        refresh: String = "rt-1",
+        subject: String = "user-1",
+        expiresIn: TimeInterval = 3600
+    ) -> AuthState {
+        AuthState(
+            server: Fixtures.server,
+            client: Fixtures.publicClient,
+            accessToken: AccessToken(access),
+            accessTokenExpiresAt: epoch.addingTimeInterval(expiresIn),
+            refreshToken: RefreshToken(refresh),
+            grantedScopes: ["email"],
+            user: AuthState.User(subject: subject)
+        )
+    }
+
+    static let invalidGrant = OAuthError(code: .invalidGrant, statusCode: 400)
+    static let busy = BearerError(.serverError, "busy", retryAfter: retryAfter)
+
+    /// The lifecycle in `phase`, reached through transitions only.
+    static func lifecycle(in phase: PhaseName) -> AuthSessionLifecycle {
+        var lifecycle = AuthSessionLifecycle(stored: state())
+        switch phase {
+        case .saved:
+            break
+        case .unsaved:
+            lifecycle.refreshSucceeded(state(access: "at-2", refresh: "rt-2"))
+        case .backingOff, .backingOffExpired:
+            _ = lifecycle.refreshFailed(busy, at: failedAt)
+        case .needsSignIn:
+            lifecycle = AuthSessionLifecycle(stored: state().markingNeedsReauthentication(invalidGrant))
+        case .signedOut:
+            lifecycle.signedOut()
+        }
+        return lifecycle
+    }
+
+    /// A time at which the phase's token is fresh.
+    static func freshTime(for phase: PhaseName) -> Date {
+        epoch
+    }
+
+    /// A time at which the token is stale: within the back-off, or after it for the expired one.
+    static func staleTime(for phase: PhaseName) -> Date {
+        phase == .backingOffExpired ? failedAt.addingTimeInterval(retryAfter + 1) : epoch.addingTimeInterval(3590)
+    }
+
+    static func name(of phase: AuthSessionLifecycle.Phase) -> String {
+        switch phase {
+        case .saved: "saved"
+        case .unsaved: "unsaved"
+        case .backingOff: "backingOff"
+        case .needsSignIn: "needsSignIn"
+        case .signedOut: "signedOut"
+        }
+    }
+
+    static func describe(_ step: AuthSessionLifecycle.TokenRequestStep) -> String {
+        switch step {
+        case .deliver(let state): "deliver \(state.accessToken == nil ? "nothing" : "a token")"
+        case .fail(let error): "fail \(kind(of: error))"
+        case .reloadHoldingLock: "reload"
+        }
+    }
+
+    static func describe(_ step: AuthSessionLifecycle.LockedStep) -> String {
+        switch step {
+        case .deliver: "deliver"
+        case .fail(let error): "fail \(kind(of: error))"
+        case .save: "save"
+        case .refresh: "refresh"
+        }
+    }
+
+    static func kind(of error: any Error) -> String {
+        if let error = error as? BearerError { return error.kind.description }
+        if let error = error as? OAuthError { return error.code.rawValue }
+        return "\(type(of: error))"
+    }
+
+    // MARK: - Asking for a token, before the lock
+
+    @Test(
+        "A request for a token: fresh tokens are delivered, everything else reloads or waits",
+        arguments: PhaseName.allCases)
+    func tokenRequested(phase: PhaseName) {
+        let expected: [PhaseName: (fresh: String, stale: String, rejected: String)] = [
+            .saved: ("deliver a token", "reload", "reload"),
+            .unsaved: ("reload", "reload", "reload"),
+            .backingOff: ("deliver a token", "fail serverError", "fail serverError"),
+            .backingOffExpired: ("deliver a token", "reload", "reload"),
+            .needsSignIn: ("reload", "reload", "reload"),
+            .signedOut: ("reload", "reload", "reload"),
+        ]
+        var fresh = Self.lifecycle(in: phase)
+        var stale = Self.lifecycle(in: phase)
+        var rejected = Self.lifecycle(in: phase)
+        let current = rejected.state.accessToken
+        let freshStep = fresh.tokenRequested(at: Self.freshTime(for: phase), leeway: Self.leeway, rejecting: nil)
+        let staleStep = stale.tokenRequested(at: Self.staleTime(for: phase), leeway: Self.leeway, rejecting: nil)
+        let rejectedStep = rejected.tokenRequested(
+            at: phase == .backingOffExpired ? Self.staleTime(for: phase) : Self.freshTime(for: phase),
+            leeway: Self.leeway,
+            rejecting: current ?? AccessToken("gone")
+        )
+        #expect(Self.describe(freshStep) == expected[phase]?.fresh)
+        #expect(Self.describe(staleStep) == expected[phase]?.stale)
+        #expect(Self.describe(rejectedStep) == expected[phase]?.rejected)
+    }
+
+    @Test("A back-off that has expired returns to saved when a token is asked for")
+    func expiredBackOffReturnsToSaved() {
+        var lifecycle = Self.lifecycle(in: .backingOffExpired)
+        _ = lifecycle.tokenRequested(at: Self.staleTime(for: .backingOffExpired), leeway: Self.leeway, rejecting: nil)
+        #expect(Self.name(of: lifecycle.phase) == "saved")
+    }
+
+    // MARK: - Under the lock
+
+    @Test(
+        "Under the lock: unsaved states are saved first, stale ones refreshed, dead ones refused",
+        arguments: PhaseName.allCases)
+    func nextStepHoldingLock(phase: PhaseName) {
+        let expected: [PhaseName: (fresh: String, stale: String, afterRefresh: String)] = [
+            .saved: ("deliver", "refresh", "deliver"),
+            .unsaved: ("save", "save", "save"),
+            .backingOff: ("deliver", "fail serverError", "deliver"),
+            .backingOffExpired: ("deliver", "refresh", "deliver"),
+            .needsSignIn: ("fail needsReauthentication", "fail needsReauthentication", "fail needsReauthentication"),
+            .signedOut: ("fail needsReauthentication", "fail needsReauthentication", "fail needsReauthentication"),
+        ]
+        let lifecycle = Self.lifecycle(in: phase)
+        let fresh = lifecycle.nextStepHoldingLock(
+            at: Self.freshTime(for: phase), leeway: Self.leeway, rejecting: nil, hasRefreshed: false)
+        let stale = lifecycle.nextStepHoldingLock(
+            at: Self.staleTime(for: phase), leeway: Self.leeway, rejecting: nil, hasRefreshed: false)
+        let afterRefresh = lifecycle.nextStepHoldingLock(
+            at: Self.staleTime(for: phase), leeway: Self.leeway, rejecting: nil, hasRefreshed: true)
+        #expect(Self.describe(fresh) == expected[phase]?.fresh)
+        #expect(Self.describe(stale) == expected[phase]?.stale)
+        #expect(Self.describe(afterRefresh) == expected[phase]?.afterRefresh)
+    }
+
+    @Test("A token shorter-lived than the leeway is used once refreshed, so a run never refreshes twice")
+    func refreshedTokenUsedEvenIfShortLived() {
+        var lifecycle = Self.lifecycle(in: .saved)
+        lifecycle.refreshSucceeded(Self.state(access: "at-2", expiresIn: 0))
+        let settled = lifecycle.saveSucceeded(lifecycle.state)
+        #expect(settled)
+        let step = lifecycle.nextStepHoldingLock(at: Self.epoch, leeway: 60, rejecting: nil, hasRefreshed: true)
+        #expect(Self.describe(step) == "deliver")
+    }
+
+    // MARK: - The stored copy
+
+    enum StoredCopy: String, CaseIterable, CustomTestStringConvertible {
+        case gone, same, newerSameUser, otherUser, marked
+        var testDescription: String { rawValue }
+    }
+
+    static func storedCopy(_ copy: StoredCopy, like state: AuthState) -> AuthState? {
+        switch copy {
+        case .gone: nil
+        case .same: state
+        case .newerSameUser: Self.state(access: "at-9", refresh: "rt-9")
+        case .otherUser: Self.state(access: "at-o", refresh: "rt-o", subject: "user-2")
+        case .marked: Self.state(access: "at-m", refresh: "rt-m").markingNeedsReauthentication(invalidGrant)
+        }
+    }
+
+    /// What reconciling each phase with each stored copy gives: the phase after, the access token
+    /// held after, and whether it threw (and what).
+    static let reconciled: [PhaseName: [StoredCopy: String]] = [
+        .saved: [
+            .gone: "signedOut at-1 threw needsReauthentication", .same: "saved at-1",
+            .newerSameUser: "saved at-9 changed", .otherUser: "saved at-1 threw userMismatch",
+            .marked: "needsSignIn at-m changed",
+        ],
+        .backingOff: [
+            .gone: "signedOut at-1 threw needsReauthentication", .same: "backingOff at-1",
+            .newerSameUser: "saved at-9 changed", .otherUser: "backingOff at-1 threw userMismatch",
+            .marked: "needsSignIn at-m changed",
+        ],
+        .unsaved: [
+            .gone: "unsaved at-2", .same: "unsaved at-2", .newerSameUser: "unsaved at-2",
+            .otherUser: "unsaved at-2", .marked: "unsaved at-2",
+        ],
+        .needsSignIn: [
+            .gone: "needsSignIn at-1", .same: "needsSignIn at-1", .newerSameUser: "saved at-9 changed",
+            .otherUser: "saved at-o changed", .marked: "needsSignIn at-1",
+        ],
+        .signedOut: [
+            .gone: "signedOut none", .same: "signedOut none", .newerSameUser: "saved at-9 changed",
+            .otherUser: "saved at-o changed", .marked: "signedOut none",
+        ],
+    ]
+
+    @Test(
+        "Reconciling with the stored copy: the one path, for every phase and every copy",
+        arguments: [PhaseName.saved, .backingOff, .unsaved, .needsSignIn, .signedOut], StoredCopy.allCases
+    )
+    func storedCopyLoaded(phase: PhaseName, copy: StoredCopy) {
+        var lifecycle = Self.lifecycle(in: phase)
+        var outcome: String
+        do {
+            let changed = try lifecycle.storedCopyLoaded(Self.storedCopy(copy, like: lifecycle.state))
+            outcome = changed ? " changed" : ""
+        } catch {
+            outcome = " threw \(Self.kind(of: error))"
+        }
+        let held = lifecycle.state.accessToken?.value ?? "none"
+        #expect("\(Self.name(of: lifecycle.phase)) \(held)\(outcome)" == Self.reconciled[phase]?[copy])
+    }
+
+    // MARK: - Results of the actor's work
+
+    @Test("A save settles only the state it saved", arguments: PhaseName.allCases)
+    func saveSucceeded(phase: PhaseName) {
+        var lifecycle = Self.lifecycle(in: phase)
+        let before = Self.name(of: lifecycle.phase)
+        let settledOlder = lifecycle.saveSucceeded(Self.state(access: "older"))
+        #expect(!settledOlder)
+        #expect(Self.name(of: lifecycle.phase) == before)
+        let settled = lifecycle.saveSucceeded(lifecycle.state)
+        #expect(settled == (phase == .unsaved))
+        #expect(Self.name(of: lifecycle.phase) == (phase == .unsaved ? "saved" : before))
+    }
+
+    @Test("A marked state that was saved needs a new sign-in")
+    func savedMarkNeedsSignIn() {
+        var lifecycle = Self.lifecycle(in: .saved)
+        let failure = lifecycle.refreshFailed(Self.invalidGrant, at: Self.epoch)
+        #expect(failure == nil)
+        #expect(Self.name(of: lifecycle.phase) == "unsaved")
+        #expect(lifecycle.state.needsReauthentication)
+        let settled = lifecycle.saveSucceeded(lifecycle.state)
+        #expect(settled)
+        #expect(Self.name(of: lifecycle.phase) == "needsSignIn")
+        #expect(!lifecycle.canAuthorize)
+    }
+
+    @Test("Refresh outcomes: success is unsaved, invalid_grant marks, Retry-After backs off, others pass")
+    func refreshOutcomes() {
+        var succeeded = Self.lifecycle(in: .saved)
+        succeeded.refreshSucceeded(Self.state(access: "at-2"))
+        #expect(Self.name(of: succeeded.phase) == "unsaved")
+        #expect(succeeded.state.accessToken == AccessToken("at-2"))
+
+        var busy = Self.lifecycle(in: .saved)
+        let busyError = busy.refreshFailed(Self.busy, at: Self.failedAt)
+        #expect(busyError.map(Self.kind(of:)) == "serverError")
+        guard case .backingOff(let until, _) = busy.phase else {
+            Issue.record("expected backingOff, got \(Self.name(of: busy.phase))")
+            return
+        }
+        #expect(until == Self.failedAt.addingTimeInterval(Self.retryAfter))
+
+        var offline = Self.lifecycle(in: .saved)
+        let offlineError = offline.refreshFailed(BearerError(.network, "offline"), at: Self.epoch)
+        #expect(offlineError.map(Self.kind(of:)) == "network")
+        #expect(Self.name(of: offline.phase) == "saved")
+        #expect(offline.state == Self.state())
+    }
+
+    @Test("A new sign-in replaces any phase and must be saved", arguments: PhaseName.allCases)
+    func replaced(phase: PhaseName) {
+        var lifecycle = Self.lifecycle(in: phase)
+        let newState = Self.state(access: "at-new", subject: "user-3")
+        let toSave = lifecycle.replaced(with: newState)
+        #expect(toSave == newState)
+        #expect(Self.name(of: lifecycle.phase) == "unsaved")
+        #expect(lifecycle.canAuthorize)
+        let settled = lifecycle.saveSucceeded(newState)
+        #expect(settled)
+        #expect(Self.name(of: lifecycle.phase) == "saved")
+    }
+
+    @Test("An incremental grant merges for the same user and is refused for another", arguments: PhaseName.allCases)
+    func grantReceived(phase: PhaseName) throws {
+        var lifecycle = Self.lifecycle(in: phase)
+        let before = lifecycle.state
+        let beforePhase = Self.name(of: lifecycle.phase)
+        #expect(throws: BearerError.self) {
+            try lifecycle.grantReceived(Self.state(access: "at-o", subject: "user-2"))
+        }
+        #expect(lifecycle.state == before)
+        #expect(Self.name(of: lifecycle.phase) == beforePhase)
+        var grant = Self.state(access: "at-g", refresh: "rt-g")
+        grant.grantedScopes = ["email", "drive"]
+        let merged = try lifecycle.grantReceived(grant)
+        #expect(merged.grantedScopes == ["email", "drive"])
+        #expect(!merged.needsReauthentication)
+        #expect(Self.name(of: lifecycle.phase) == "unsaved")
+    }
+
+    @Test("Signing out forgets the tokens and refuses every later request", arguments: PhaseName.allCases)
+    func signedOut(phase: PhaseName) {
+        var lifecycle = Self.lifecycle(in: phase)
+        lifecycle.signedOut()
+        #expect(Self.name(of: lifecycle.phase) == "signedOut")
+        #expect(lifecycle.state.accessToken == nil && lifecycle.state.refreshToken == nil)
+        #expect(!lifecycle.canAuthorize)
+        let step = lifecycle.nextStepHoldingLock(at: Self.epoch, leeway: 60, rejecting: nil, hasRefreshed: false)
+        #expect(Self.describe(step) == "fail needsReauthentication")
+    }
+
+    @Test("canAuthorize holds in every phase but needing sign-in and signed out", arguments: PhaseName.allCases)
+    func canAuthorize(phase: PhaseName) {
+        #expect(Self.lifecycle(in: phase).canAuthorize == ![.needsSignIn, .signedOut].contains(phase))
+    }
+}
