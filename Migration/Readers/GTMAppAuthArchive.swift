@@ -48,10 +48,13 @@ private struct ArchiveReading {
         let root = archive.root
         guard let rootClass = try archive.className(of: root), GTMAppAuthArchive.rootClassNames.contains(rootClass)
         else {
-            throw MigrationError(.malformedItem, "The archive does not hold a GTMAppAuth authorization.")
+            throw MigrationError(
+                .malformedItem,
+                "The archive does not hold a GTMAppAuth authorization; check which format the item is in and read it "
+                    + "with that format's decoder (`bearer migrate --from`).")
         }
         guard let authState = try archive.object("authState", in: root) else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive has no authState.")
+            throw Self.lacking("has no authState")
         }
         let tokenResponse = try archive.object("lastTokenResponse", in: authState)
         let authorizationResponse = try archive.object("lastAuthorizationResponse", in: authState)
@@ -60,7 +63,7 @@ private struct ArchiveReading {
         let requests = [authorizationRequest, tokenRequest].compactMap { $0 }
 
         guard let clientID = try first("client_id", in: requests) else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive names no client_id.")
+            throw Self.lacking("names no client_id")
         }
         let secret = try first("client_secret", in: requests)
         let redirect = try requests.lazy.compactMap { try archive.url("redirect_uri", in: $0) }.first
@@ -71,7 +74,7 @@ private struct ArchiveReading {
         )
         let configuration = try requests.lazy.compactMap { try archive.object("configuration", in: $0) }.first
         guard let configuration else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive has no service configuration.")
+            throw Self.lacking("has no service configuration")
         }
         let server = try self.server(configuration)
 
@@ -80,7 +83,7 @@ private struct ArchiveReading {
             ?? tokenResponse.flatMap { try archive.string("refresh_token", in: $0) }
         let accessToken = try tokenResponse.flatMap { try archive.string("access_token", in: $0) }
         guard refreshToken != nil || accessToken != nil else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive holds no token.")
+            throw MigrationError(.malformedItem, "The GTMAppAuth archive holds no token; the user must sign in again.")
         }
         let expiry = try tokenResponse.flatMap { try archive.date("expires_in", in: $0) }
         let needsRefresh = try archive.bool("needsTokenRefresh", in: authState) ?? false
@@ -124,6 +127,16 @@ private struct ArchiveReading {
         )
     }
 
+    /// An archive that lacks a part a session needs: a fresh export may have it, else the user signs in again.
+    private static func lacking(_ part: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
+        MigrationError(
+            .malformedItem,
+            "The GTMAppAuth archive \(part); re-export the item, or have the user sign in again.",
+            file: file,
+            line: line
+        )
+    }
+
     private func first(_ key: String, in objects: [Int]) throws -> String? {
         for object in objects {
             if let value = try archive.string(key, in: object), !value.isEmpty { return value }
@@ -154,7 +167,7 @@ private struct ArchiveReading {
         guard let authorization = try archive.url("authorizationEndpoint", in: configuration),
             let token = try archive.url("tokenEndpoint", in: configuration)
         else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth service configuration lacks an endpoint.")
+            throw Self.lacking("has a service configuration without an endpoint")
         }
         let discovery = try archive.object("discoveryDocument", in: configuration)
         let document: [String: KeyedArchive.JSONLike]
