@@ -122,7 +122,7 @@ private struct ArchiveReading {
                 try authorizationRequest.flatMap { try archive.string("scope", in: $0) } ?? ""),
             user: try user(idToken: idToken),
             reauthenticationError: reauthentication,
-            additionalParameters: additional.mapValues(JSONValue.init),
+            additionalParameters: additional,
             metadata: metadata
         )
     }
@@ -169,20 +169,14 @@ private struct ArchiveReading {
         else {
             throw Self.lacking("has a service configuration without an endpoint")
         }
-        let discovery = try archive.object("discoveryDocument", in: configuration)
-        let document: [String: KeyedArchive.JSONLike]
-        if let discovery {
-            if case .object(let fields) = try archive.jsonLikeObject(discovery) {
-                document = fields
-            } else {
-                document = [:]
-            }
-        } else {
-            document = [:]
+        var document: [String: JSONValue] = [:]
+        if let discovery = try archive.object("discoveryDocument", in: configuration),
+            case .object(let fields) = try archive.jsonValue(of: discovery)
+        {
+            document = fields
         }
         func documentURL(_ name: String) -> URL? {
-            if case .string(let text)? = document[name] { return URL(string: text) }
-            return nil
+            document[name]?.stringValue.flatMap { URL(string: $0) }
         }
         var issuer = try archive.url("issuer", in: configuration) ?? documentURL("issuer")
         if issuer == nil, token.host?.hasSuffix("googleapis.com") == true || authorization.host == "accounts.google.com"
@@ -211,18 +205,5 @@ private struct ArchiveReading {
         components.host = url.host
         components.port = url.port
         return components.url ?? url
-    }
-}
-
-extension JSONValue {
-    init(_ value: KeyedArchive.JSONLike) {
-        switch value {
-        case .null: self = .null
-        case .bool(let value): self = .bool(value)
-        case .number(let value): self = .number(value)
-        case .string(let value): self = .string(value)
-        case .array(let values): self = .array(values.map(JSONValue.init))
-        case .object(let values): self = .object(values.mapValues(JSONValue.init))
-        }
     }
 }
