@@ -178,25 +178,30 @@ private struct ArchiveReading {
         func documentURL(_ name: String) -> URL? {
             document[name]?.stringValue.flatMap { URL(string: $0) }
         }
-        var issuer = try archive.url("issuer", in: configuration) ?? documentURL("issuer")
-        if issuer == nil, token.host?.hasSuffix("googleapis.com") == true || authorization.host == "accounts.google.com"
-        {
-            issuer = AuthorizationServer.google.issuer
-        }
-        let isGoogle = issuer == AuthorizationServer.google.issuer
-        return AuthorizationServer(
-            issuer: issuer ?? Self.origin(of: authorization),
+        let google = AuthorizationServer.google
+        // Archives written without discovery name no issuer; Google's endpoints identify Google.
+        let onGoogleHosts =
+            AuthorizationServer.isGoogleHost(token.host) || AuthorizationServer.isGoogleHost(authorization.host)
+        let issuer =
+            try archive.url("issuer", in: configuration) ?? documentURL("issuer")
+            ?? (onGoogleHosts ? google.issuer : Self.origin(of: authorization))
+        var server = AuthorizationServer(
+            issuer: issuer,
             authorizationEndpoint: authorization,
             tokenEndpoint: token,
-            revocationEndpoint: documentURL("revocation_endpoint")
-                ?? (isGoogle ? AuthorizationServer.google.revocationEndpoint : nil),
-            deviceAuthorizationEndpoint: documentURL("device_authorization_endpoint")
-                ?? (isGoogle ? AuthorizationServer.google.deviceAuthorizationEndpoint : nil),
-            userinfoEndpoint: documentURL("userinfo_endpoint")
-                ?? (isGoogle ? AuthorizationServer.google.userinfoEndpoint : nil),
+            revocationEndpoint: documentURL("revocation_endpoint"),
+            deviceAuthorizationEndpoint: documentURL("device_authorization_endpoint"),
+            userinfoEndpoint: documentURL("userinfo_endpoint"),
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]
                 == .bool(true)
         )
+        if server.isGoogle {
+            server.revocationEndpoint = server.revocationEndpoint ?? google.revocationEndpoint
+            server.deviceAuthorizationEndpoint =
+                server.deviceAuthorizationEndpoint ?? google.deviceAuthorizationEndpoint
+            server.userinfoEndpoint = server.userinfoEndpoint ?? google.userinfoEndpoint
+        }
+        return server
     }
 
     private static func origin(of url: URL) -> URL {

@@ -35,7 +35,7 @@ struct Profile {
     func session() async throws -> AuthSession {
         let state = try await load()
         let policy =
-            state.server.issuer == AuthorizationServer.google.issuer
+            state.server.isGoogle
             ? AuthorizationPolicy.google
             : AuthorizationPolicy(allowsInsecureLoopback: state.server.allowsInsecureLoopback)
         let session = try await AuthSession.restore(
