@@ -83,7 +83,8 @@ public struct SessionMigrator: Sendable {
             try? await destination.remove(key: key)
             throw MigrationError(
                 .verificationFailed,
-                "The session saved under \(key) did not read back the same; the legacy item \(item) was kept."
+                "The session saved under \(key) did not read back the same, so it was removed and the legacy item "
+                    + "\(item) kept; check that the session store keeps what it is given, then migrate again."
             )
         }
         try await legacy.remove(item)

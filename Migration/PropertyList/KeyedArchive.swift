@@ -1,3 +1,4 @@
+import Bearer
 import Foundation
 
 /// An `NSKeyedArchiver` archive, read by walking its `$objects` / `$top` / `CF$UID` graph, without
@@ -167,21 +168,11 @@ struct KeyedArchive: Sendable {
     }
 
     /// An `NSDictionary` of strings to property-list values under `key`, as JSON values.
-    func dictionary(_ key: String, in uid: Int) throws -> [String: JSONLike]? {
+    func dictionary(_ key: String, in uid: Int) throws -> [String: JSONValue]? {
         guard let object = try object(key, in: uid) else { return nil }
         var walk = Walk(budget: 4 * entries.count + 64)
-        guard case .object(let dictionary) = try jsonLike(object, walk: &walk) else { return nil }
+        guard case .object(let dictionary) = try jsonValue(object, walk: &walk) else { return nil }
         return dictionary
-    }
-
-    /// A plain value tree converted from archived collections and scalars.
-    indirect enum JSONLike: Sendable, Equatable {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-        case array([JSONLike])
-        case object([String: JSONLike])
     }
 
     /// The state of a conversion: the objects on the current path (to catch cycles) and how many
@@ -191,13 +182,14 @@ struct KeyedArchive: Sendable {
         var budget: Int
     }
 
-    /// Converts archive object `uid` (a collection, string, date or URL) to a value tree.
-    func jsonLikeObject(_ uid: Int) throws -> JSONLike {
+    /// Converts archive object `uid` (a collection, string, date or URL) to a JSON value: dates
+    /// become seconds since 1970, URLs and strings strings, data base64 strings.
+    func jsonValue(of uid: Int) throws -> JSONValue {
         var walk = Walk(budget: 4 * entries.count + 64)
-        return try jsonLike(uid, walk: &walk)
+        return try jsonValue(uid, walk: &walk)
     }
 
-    private func jsonLike(_ uid: Int, walk: inout Walk) throws -> JSONLike {
+    private func jsonValue(_ uid: Int, walk: inout Walk) throws -> JSONValue {
         guard walk.path.count < Self.maximumDepth else {
             throw MigrationError.malformedArchive("collections nest too deeply")
         }
@@ -212,7 +204,7 @@ struct KeyedArchive: Sendable {
             guard keys.count == objects.count else {
                 throw MigrationError.malformedArchive("a dictionary has \(keys.count) keys and \(objects.count) values")
             }
-            var result: [String: JSONLike] = [:]
+            var result: [String: JSONValue] = [:]
             for (key, object) in zip(keys, objects) {
                 guard case .string(let name) = try resolve(key) else {
                     throw MigrationError.malformedArchive("a dictionary key is not a string")
@@ -222,7 +214,7 @@ struct KeyedArchive: Sendable {
             return .object(result)
         }
         if let objects {
-            var items: [JSONLike] = []
+            var items: [JSONValue] = []
             for object in objects { items.append(try convert(resolve(object), walk: &walk)) }
             return .array(items)
         }
@@ -237,7 +229,7 @@ struct KeyedArchive: Sendable {
         return Date(timeIntervalSince1970: seconds + Self.referenceDateOffset)
     }
 
-    private func convert(_ value: Value, walk: inout Walk) throws -> JSONLike {
+    private func convert(_ value: Value, walk: inout Walk) throws -> JSONValue {
         walk.budget -= 1
         guard walk.budget >= 0 else {
             throw MigrationError.malformedArchive("shared references expand to more values than the archive holds")
@@ -249,7 +241,7 @@ struct KeyedArchive: Sendable {
         case .real(let value): return .number(value)
         case .string(let value): return .string(value)
         case .data(let value): return .string(value.base64EncodedString())
-        case .object(let object): return try jsonLike(object, walk: &walk)
+        case .object(let object): return try jsonValue(object, walk: &walk)
         }
     }
 

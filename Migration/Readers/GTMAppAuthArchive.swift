@@ -48,10 +48,13 @@ private struct ArchiveReading {
         let root = archive.root
         guard let rootClass = try archive.className(of: root), GTMAppAuthArchive.rootClassNames.contains(rootClass)
         else {
-            throw MigrationError(.malformedItem, "The archive does not hold a GTMAppAuth authorization.")
+            throw MigrationError(
+                .malformedItem,
+                "The archive does not hold a GTMAppAuth authorization; check which format the item is in and read it "
+                    + "with that format's decoder (`bearer migrate --from`).")
         }
         guard let authState = try archive.object("authState", in: root) else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive has no authState.")
+            throw Self.lacking("has no authState")
         }
         let tokenResponse = try archive.object("lastTokenResponse", in: authState)
         let authorizationResponse = try archive.object("lastAuthorizationResponse", in: authState)
@@ -60,7 +63,7 @@ private struct ArchiveReading {
         let requests = [authorizationRequest, tokenRequest].compactMap { $0 }
 
         guard let clientID = try first("client_id", in: requests) else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive names no client_id.")
+            throw Self.lacking("names no client_id")
         }
         let secret = try first("client_secret", in: requests)
         let redirect = try requests.lazy.compactMap { try archive.url("redirect_uri", in: $0) }.first
@@ -71,7 +74,7 @@ private struct ArchiveReading {
         )
         let configuration = try requests.lazy.compactMap { try archive.object("configuration", in: $0) }.first
         guard let configuration else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive has no service configuration.")
+            throw Self.lacking("has no service configuration")
         }
         let server = try self.server(configuration)
 
@@ -80,7 +83,7 @@ private struct ArchiveReading {
             ?? tokenResponse.flatMap { try archive.string("refresh_token", in: $0) }
         let accessToken = try tokenResponse.flatMap { try archive.string("access_token", in: $0) }
         guard refreshToken != nil || accessToken != nil else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive holds no token.")
+            throw MigrationError(.malformedItem, "The GTMAppAuth archive holds no token; the user must sign in again.")
         }
         let expiry = try tokenResponse.flatMap { try archive.date("expires_in", in: $0) }
         let needsRefresh = try archive.bool("needsTokenRefresh", in: authState) ?? false
@@ -119,8 +122,18 @@ private struct ArchiveReading {
                 try authorizationRequest.flatMap { try archive.string("scope", in: $0) } ?? ""),
             user: try user(idToken: idToken),
             reauthenticationError: reauthentication,
-            additionalParameters: additional.mapValues(JSONValue.init),
+            additionalParameters: additional,
             metadata: metadata
+        )
+    }
+
+    /// An archive that lacks a part a session needs: a fresh export may have it, else the user signs in again.
+    private static func lacking(_ part: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
+        MigrationError(
+            .malformedItem,
+            "The GTMAppAuth archive \(part); re-export the item, or have the user sign in again.",
+            file: file,
+            line: line
         )
     }
 
@@ -154,42 +167,41 @@ private struct ArchiveReading {
         guard let authorization = try archive.url("authorizationEndpoint", in: configuration),
             let token = try archive.url("tokenEndpoint", in: configuration)
         else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth service configuration lacks an endpoint.")
+            throw Self.lacking("has a service configuration without an endpoint")
         }
-        let discovery = try archive.object("discoveryDocument", in: configuration)
-        let document: [String: KeyedArchive.JSONLike]
-        if let discovery {
-            if case .object(let fields) = try archive.jsonLikeObject(discovery) {
-                document = fields
-            } else {
-                document = [:]
-            }
-        } else {
-            document = [:]
+        var document: [String: JSONValue] = [:]
+        if let discovery = try archive.object("discoveryDocument", in: configuration),
+            case .object(let fields) = try archive.jsonValue(of: discovery)
+        {
+            document = fields
         }
         func documentURL(_ name: String) -> URL? {
-            if case .string(let text)? = document[name] { return URL(string: text) }
-            return nil
+            document[name]?.stringValue.flatMap { URL(string: $0) }
         }
-        var issuer = try archive.url("issuer", in: configuration) ?? documentURL("issuer")
-        if issuer == nil, token.host?.hasSuffix("googleapis.com") == true || authorization.host == "accounts.google.com"
-        {
-            issuer = AuthorizationServer.google.issuer
-        }
-        let isGoogle = issuer == AuthorizationServer.google.issuer
-        return AuthorizationServer(
-            issuer: issuer ?? Self.origin(of: authorization),
+        let google = AuthorizationServer.google
+        // Archives written without discovery name no issuer; Google's endpoints identify Google.
+        let onGoogleHosts =
+            AuthorizationServer.isGoogleHost(token.host) || AuthorizationServer.isGoogleHost(authorization.host)
+        let issuer =
+            try archive.url("issuer", in: configuration) ?? documentURL("issuer")
+            ?? (onGoogleHosts ? google.issuer : Self.origin(of: authorization))
+        var server = AuthorizationServer(
+            issuer: issuer,
             authorizationEndpoint: authorization,
             tokenEndpoint: token,
-            revocationEndpoint: documentURL("revocation_endpoint")
-                ?? (isGoogle ? AuthorizationServer.google.revocationEndpoint : nil),
-            deviceAuthorizationEndpoint: documentURL("device_authorization_endpoint")
-                ?? (isGoogle ? AuthorizationServer.google.deviceAuthorizationEndpoint : nil),
-            userinfoEndpoint: documentURL("userinfo_endpoint")
-                ?? (isGoogle ? AuthorizationServer.google.userinfoEndpoint : nil),
+            revocationEndpoint: documentURL("revocation_endpoint"),
+            deviceAuthorizationEndpoint: documentURL("device_authorization_endpoint"),
+            userinfoEndpoint: documentURL("userinfo_endpoint"),
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]
                 == .bool(true)
         )
+        if server.isGoogle {
+            server.revocationEndpoint = server.revocationEndpoint ?? google.revocationEndpoint
+            server.deviceAuthorizationEndpoint =
+                server.deviceAuthorizationEndpoint ?? google.deviceAuthorizationEndpoint
+            server.userinfoEndpoint = server.userinfoEndpoint ?? google.userinfoEndpoint
+        }
+        return server
     }
 
     private static func origin(of url: URL) -> URL {
@@ -198,18 +210,5 @@ private struct ArchiveReading {
         components.host = url.host
         components.port = url.port
         return components.url ?? url
-    }
-}
-
-extension JSONValue {
-    init(_ value: KeyedArchive.JSONLike) {
-        switch value {
-        case .null: self = .null
-        case .bool(let value): self = .bool(value)
-        case .number(let value): self = .number(value)
-        case .string(let value): self = .string(value)
-        case .array(let values): self = .array(values.map(JSONValue.init))
-        case .object(let values): self = .object(values.mapValues(JSONValue.init))
-        }
     }
 }

@@ -62,7 +62,8 @@ public enum GTMOAuth2PersistenceString {
         guard refreshToken != nil || accessToken != nil else {
             throw MigrationError(
                 .malformedItem,
-                "The GTMOAuth2 persistence string holds neither a refresh token nor an access token."
+                "The GTMOAuth2 persistence string holds neither a refresh token nor an access token; the user must sign in "
+                    + "again."
             )
         }
         let email = fields["userEmail"] ?? fields["email"]

@@ -77,13 +77,16 @@ public enum GoogleSignInLegacy {
         guard let clientID = clientID(inFingerprint: fingerprint, bundleID: bundleID), !clientID.isEmpty else {
             throw MigrationError(
                 .malformedItem,
-                "The GoogleSignIn fingerprint does not start with the bundle ID \(bundleID) and a client ID."
+                "The GoogleSignIn fingerprint does not start with the bundle ID \(bundleID) and a client ID; pass the "
+                    + "bundle ID of the app that wrote the item, and its fingerprint item unchanged."
             )
         }
         let scheme = clientID.split(separator: ".", omittingEmptySubsequences: false).reversed().joined(separator: ".")
             .lowercased()
         guard let redirect = URL(string: scheme + ":/oauth2callback") else {
-            throw MigrationError(.malformedItem, "The GoogleSignIn client ID does not give a valid redirect URI.")
+            throw MigrationError(
+                .malformedItem,
+                "The GoogleSignIn client ID does not give a valid redirect URI; re-export the fingerprint item.")
         }
         var combined = persistenceString
         if let additionalParameters, !additionalParameters.isEmpty { combined += "&" + additionalParameters }

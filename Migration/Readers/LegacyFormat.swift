@@ -50,7 +50,9 @@ public enum LegacyFormat: String, Sendable, Hashable, CaseIterable {
                 )
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw MigrationError(.malformedItem, "The GTMOAuth2 persistence string is not UTF-8.")
+                throw MigrationError(
+                    .malformedItem,
+                    "The GTMOAuth2 persistence string is not UTF-8; re-export the item's bytes unconverted.")
             }
             return try GTMOAuth2PersistenceString.decode(text, server: server, client: client)
         case .gtmAppAuth:

@@ -60,7 +60,9 @@ public struct LegacyDirectoryStore: LegacyItemStore {
 
     private func path(_ name: String) throws -> URL {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw MigrationError(.storeFailure, "\"\(name)\" is not a valid item name.")
+            throw MigrationError(
+                .storeFailure,
+                "\"\(name)\" is not a valid item name; use a file name without \"/\", other than \".\" and \"..\".")
         }
         return directory.appendingPathComponent(name, isDirectory: false)
     }
@@ -72,7 +74,8 @@ public struct LegacyDirectoryStore: LegacyItemStore {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw MigrationError(.storeFailure, "Cannot read \(url.path): \(error.localizedDescription)")
+            throw MigrationError(
+                .storeFailure, "Cannot read \(url.path): \(error.localizedDescription); check the file's permissions.")
         }
     }
 
@@ -82,7 +85,8 @@ public struct LegacyDirectoryStore: LegacyItemStore {
         do {
             try PrivateFile.write(data, to: url)
         } catch {
-            throw MigrationError(.storeFailure, "Cannot write \(url.path): \(error).")
+            throw MigrationError(
+                .storeFailure, "Cannot write \(url.path): \(error); check the folder's permissions and free space.")
         }
     }
 
@@ -93,7 +97,10 @@ public struct LegacyDirectoryStore: LegacyItemStore {
         do {
             try FileManager.default.removeItem(at: url)
         } catch {
-            throw MigrationError(.storeFailure, "Cannot remove \(url.path): \(error.localizedDescription)")
+            throw MigrationError(
+                .storeFailure,
+                "Cannot remove \(url.path): \(error.localizedDescription); check the folder's permissions, or remove the file by hand."
+            )
         }
     }
 }

@@ -34,8 +34,7 @@ struct Profile {
     /// others to any https host, and to loopback http if the profile was set up so.
     func session() async throws -> AuthSession {
         let state = try await load()
-        let configuration: AuthSession.Configuration =
-            state.server.issuer == AuthorizationServer.google.issuer ? .google : AuthSession.Configuration()
+        let configuration: AuthSession.Configuration = state.server.isGoogle ? .google : AuthSession.Configuration()
         let session = try await AuthSession.restore(
             key: name,
             from: store,

@@ -33,7 +33,7 @@ enum LoginCommand {
         } else {
             let listener = try LoopbackRedirectListener(port: port)
             var extra: [String: String] = [:]
-            if server.issuer == AuthorizationServer.google.issuer { extra["access_type"] = "offline" }
+            if server.isGoogle { extra["access_type"] = "offline" }
             let request = try AuthorizationRequest(
                 server: server,
                 client: client,

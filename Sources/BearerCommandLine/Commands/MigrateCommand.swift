@@ -40,7 +40,9 @@ enum MigrateCommand {
         }
         guard saved == imported else {
             throw MigrationError(
-                .verificationFailed, "The imported session did not read back the same; \(path) is unchanged.")
+                .verificationFailed,
+                "The imported session did not read back the same; \(path) is unchanged. Check the config folder's "
+                    + "permissions and free space, then run migrate again with --force.")
         }
         let who =
             state.user?.email ?? (state.user?.subject.isEmpty == false ? state.user?.subject : nil) ?? "an unnamed user"
@@ -86,16 +88,17 @@ enum MigrateCommand {
         guard let items = try? JSONDecoder().decode([String: String].self, from: data) else {
             throw MigrationError(
                 .malformedItem,
-                "A GoogleSignIn export is a JSON object of keychain item names to values (fingerprint, …)."
+                "The GoogleSignIn export is not a JSON object of keychain item names to string values; write it as "
+                    + "{\"fingerprint\": …, \"<fingerprint>\": …}."
             )
         }
         guard let fingerprint = items[GoogleSignInLegacy.fingerprintItem], let persistence = items[fingerprint] else {
             throw MigrationError(
-                .malformedItem, "The GoogleSignIn export lacks the fingerprint item or the item it names.")
+                .malformedItem, "The GoogleSignIn export lacks the fingerprint item or the item it names; export both.")
         }
         guard let bundleID = items["bundle_id"] ?? GoogleSignInLegacy.bundleID(inFingerprint: fingerprint) else {
             throw MigrationError(
-                .malformedItem, "The GoogleSignIn export does not say the app's bundle ID (add \"bundle_id\").")
+                .malformedItem, "The GoogleSignIn export does not say the app's bundle ID; add it as \"bundle_id\".")
         }
         return try GoogleSignInLegacy.decode(
             fingerprint: fingerprint,
