@@ -1,4 +1,4 @@
-public import Bearer
+package import Bearer
 import Foundation
 
 /// Builders for test tokens, generated at run time.
@@ -17,7 +17,7 @@ public enum TestTokens {
     ///
     /// - Parameter claims: The payload.
     /// - Returns: The JWT.
-    public static func jwt(_ claims: [String: JSONValue]) -> String {
+    package static func jwt(_ claims: [String: JSONValue]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let header = (try? encoder.encode(["alg": "RS256", "typ": "JWT"])) ?? Data()

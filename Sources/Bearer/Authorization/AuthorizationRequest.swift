@@ -145,18 +145,10 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     }
 }
 
-extension AuthorizationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension AuthorizationRequest: RedactedDescription {
     /// The endpoint, client and scopes; never the PKCE verifier.
     public var description: String {
         "AuthorizationRequest(endpoint: \(server.authorizationEndpoint.absoluteString), client: \(client.id), "
             + "scopes: \(scopes.joined(separator: " ")), pkce: \(pkce))"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without the verifier.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

@@ -114,18 +114,10 @@ public struct AuthorizationResponse: Sendable, Hashable {
     }
 }
 
-extension AuthorizationResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension AuthorizationResponse: RedactedDescription {
     /// The issuer and extra parameters; never the code.
     public var description: String {
         "AuthorizationResponse(code: <redacted>, issuer: \(issuer ?? "none"), "
             + "parameters: \(additionalParameters.keys.sorted().joined(separator: ", ")))"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without the code.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

@@ -87,12 +87,9 @@ extension PKCE: Codable {
     }
 }
 
-extension PKCE: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension PKCE: RedactedDescription {
     /// Shows the challenge, never the verifier.
     public var description: String { "PKCE(verifier: <redacted>, challenge: \(challenge), method: S256)" }
-
-    /// Shows the challenge, never the verifier.
-    public var debugDescription: String { description }
 
     /// A mirror that shows the challenge only.
     public var customMirror: Mirror { Mirror(self, children: ["challenge": challenge], displayStyle: .struct) }

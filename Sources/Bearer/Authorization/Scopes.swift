@@ -1,10 +1,10 @@
 /// Helpers for OAuth scope lists (RFC 6749 §3.3: space-delimited, case-sensitive, unordered).
-public enum Scopes {
+package enum Scopes {
     /// Splits a `scope` parameter into scopes.
     ///
     /// - Parameter text: The space-delimited value.
     /// - Returns: The scopes, in order, without empty entries or duplicates.
-    public static func parse(_ text: String) -> [String] {
+    package static func parse(_ text: String) -> [String] {
         deduplicated(text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init))
     }
 
@@ -12,7 +12,7 @@ public enum Scopes {
     ///
     /// - Parameter scopes: The scopes.
     /// - Returns: The scopes without duplicates, in their first order.
-    public static func deduplicated(_ scopes: [String]) -> [String] {
+    package static func deduplicated(_ scopes: [String]) -> [String] {
         var seen: Set<String> = []
         return scopes.filter { seen.insert($0).inserted }
     }
@@ -29,7 +29,7 @@ extension Scopes {
     ///
     /// - Parameter scope: A scope.
     /// - Returns: The scope, or its short alias.
-    public static func normalized(_ scope: String) -> String {
+    package static func normalized(_ scope: String) -> String {
         for (short, long) in googleAliases where scope == long {
             return short
         }
@@ -42,7 +42,7 @@ extension Scopes {
     ///   - granted: The granted scopes.
     ///   - scope: The scope to look for.
     /// - Returns: `true` when it is granted.
-    public static func contains(_ granted: [String], _ scope: String) -> Bool {
+    package static func contains(_ granted: [String], _ scope: String) -> Bool {
         let wanted = normalized(scope)
         return granted.contains { normalized($0) == wanted }
     }

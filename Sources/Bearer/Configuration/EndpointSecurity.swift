@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 
 /// Decides whether a URL may carry credentials: https always; http only to a loopback address, and
 /// only when the caller allows it.
-public enum EndpointSecurity {
+package enum EndpointSecurity {
     /// Whether `host` names the local machine: `localhost`, 127.0.0.0/8 or `::1`.
     ///
     /// - Parameter host: A URL's host, with or without IPv6 brackets.
     /// - Returns: `true` for a loopback host.
-    public static func isLoopback(host: String) -> Bool {
+    package static func isLoopback(host: String) -> Bool {
         let host = host.lowercased()
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -24,7 +24,7 @@ public enum EndpointSecurity {
     ///   - url: The URL a credential would be sent to.
     ///   - allowingInsecureLoopback: Whether http to a loopback host is acceptable.
     /// - Throws: ``BearerError/Kind/insecureEndpoint`` otherwise.
-    public static func check(_ url: URL, allowingInsecureLoopback: Bool) throws {
+    package static func check(_ url: URL, allowingInsecureLoopback: Bool) throws {
         let scheme = url.scheme?.lowercased()
         guard let host = url.host, !host.isEmpty else {
             throw BearerError(.insecureEndpoint, "\(url.forMessages) has no host; use an https URL.")

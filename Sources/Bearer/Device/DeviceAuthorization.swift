@@ -71,7 +71,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
     ///   - scopes: The scopes asked for.
     ///   - now: The time of receipt, from which the expiry is computed.
     /// - Throws: ``BearerError/Kind/invalidResponse`` when a required field is missing.
-    public init(
+    package init(
         json: [String: JSONValue],
         server: AuthorizationServer,
         client: Client,
@@ -152,18 +152,10 @@ public struct DeviceAuthorization: Sendable, Hashable {
     }
 }
 
-extension DeviceAuthorization: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension DeviceAuthorization: RedactedDescription {
     /// The user code and verification URI; never the device code.
     public var description: String {
         "DeviceAuthorization(userCode: \(userCode), verificationURI: \(verificationURI.absoluteString), "
             + "deviceCode: <redacted>)"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without the device code.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

@@ -1,12 +1,12 @@
-public import Foundation
+package import Foundation
 
 /// Base64url without padding (RFC 4648 §5), as PKCE (RFC 7636 §3) and JWTs (RFC 7515 §2) use it.
-public enum Base64URL {
+package enum Base64URL {
     /// Encodes `bytes` as base64url without `=` padding.
     ///
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The encoded text, using `A–Z a–z 0–9 - _` only.
-    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let standard = Data(bytes).base64EncodedString()
         var result = ""
         result.reserveCapacity(standard.utf8.count)
@@ -25,7 +25,7 @@ public enum Base64URL {
     ///
     /// - Parameter text: The encoded text.
     /// - Returns: The decoded bytes, or `nil` when `text` is not base64.
-    public static func decode(_ text: some StringProtocol) -> Data? {
+    package static func decode(_ text: some StringProtocol) -> Data? {
         var standard = ""
         standard.reserveCapacity(text.utf8.count + 3)
         for character in text.unicodeScalars {

@@ -8,12 +8,12 @@
 /// FormEncoding.encode([("grant_type", "authorization_code"), ("code", "a+b")])
 /// // "grant_type=authorization_code&code=a%2Bb"
 /// ```
-public enum FormEncoding {
+package enum FormEncoding {
     /// Encodes one name or value.
     ///
     /// - Parameter text: The text to encode.
     /// - Returns: The form-encoded text.
-    public static func encode(_ text: some StringProtocol) -> String {
+    package static func encode(_ text: some StringProtocol) -> String {
         encode(text, spaceAsPlus: true)
     }
 
@@ -21,7 +21,7 @@ public enum FormEncoding {
     ///
     /// - Parameter text: The text to encode.
     /// - Returns: The encoded text.
-    public static func percentEncode(_ text: some StringProtocol) -> String {
+    package static func percentEncode(_ text: some StringProtocol) -> String {
         encode(text, spaceAsPlus: false)
     }
 
@@ -46,7 +46,7 @@ public enum FormEncoding {
     ///
     /// - Parameter pairs: The pairs to encode; names may repeat.
     /// - Returns: The form-encoded body or query.
-    public static func encode(_ pairs: [(name: String, value: String)]) -> String {
+    package static func encode(_ pairs: [(name: String, value: String)]) -> String {
         pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
@@ -57,7 +57,7 @@ public enum FormEncoding {
     ///
     /// - Parameter text: The text to decode.
     /// - Returns: The decoded text.
-    public static func decode(_ text: some StringProtocol) -> String {
+    package static func decode(_ text: some StringProtocol) -> String {
         decode(text, plusAsSpace: true)
     }
 
@@ -65,7 +65,7 @@ public enum FormEncoding {
     ///
     /// - Parameter text: The text to decode.
     /// - Returns: The decoded text.
-    public static func percentDecode(_ text: some StringProtocol) -> String {
+    package static func percentDecode(_ text: some StringProtocol) -> String {
         decode(text, plusAsSpace: false)
     }
 
@@ -97,7 +97,7 @@ public enum FormEncoding {
     ///
     /// - Parameter text: The body or query, without a leading `?`.
     /// - Returns: The decoded pairs.
-    public static func decodePairs(_ text: some StringProtocol) -> [(name: String, value: String)] {
+    package static func decodePairs(_ text: some StringProtocol) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { segment in
             guard let equals = segment.firstIndex(of: "=") else {
                 return (decode(segment), "")

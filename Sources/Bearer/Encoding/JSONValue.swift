@@ -1,5 +1,5 @@
 /// A JSON value, used to keep fields Bearer does not interpret (RFC 6749 §5.1 allows extensions).
-public enum JSONValue: Sendable, Hashable, Codable {
+package enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -14,7 +14,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     indirect case object([String: JSONValue])
 
     /// Decodes any JSON value.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -32,7 +32,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// Encodes the value as it was.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -45,13 +45,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// The string, if this is a string.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The number, if this is a number or a string holding a number (servers differ).
-    public var numberValue: Double? {
+    package var numberValue: Double? {
         switch self {
         case .number(let value): return value
         case .string(let value): return Double(value.trimmingWhitespace())
@@ -60,7 +60,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// The boolean, if this is a boolean or the string `"true"` / `"false"`.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         switch self {
         case .bool(let value): return value
         case .string(let value) where value.lowercased() == "true": return true
@@ -84,19 +84,19 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     ExpressibleByFloatLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// A string.
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
     /// A boolean.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
     /// A number.
-    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    package init(integerLiteral value: Int) { self = .number(Double(value)) }
     /// A number.
-    public init(floatLiteral value: Double) { self = .number(value) }
+    package init(floatLiteral value: Double) { self = .number(value) }
     /// `null`.
-    public init(nilLiteral: ()) { self = .null }
+    package init(nilLiteral: ()) { self = .null }
     /// An array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// An object.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements) { _, last in last })
     }
 }

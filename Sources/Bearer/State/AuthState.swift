@@ -36,7 +36,7 @@ public struct AuthState: Sendable, Hashable {
     /// saved with the session and cleared only by a new sign-in.
     public var reauthenticationError: OAuthError?
     /// Fields of the last token response that Bearer does not interpret.
-    public var additionalParameters: [String: JSONValue]
+    package var additionalParameters: [String: JSONValue]
     /// Values that other formats carry and Bearer keeps so it can write them back (for example a
     /// migrated GTMOAuth2 session's `serviceProvider`). Never a credential.
     public var metadata: [String: String]
@@ -92,7 +92,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - reauthenticationError: Set when the user must sign in again.
     ///   - additionalParameters: Other token-response fields.
     ///   - metadata: Values kept for other formats.
-    public init(
+    package init(
         server: AuthorizationServer,
         client: Client,
         accessToken: AccessToken? = nil,
@@ -168,7 +168,7 @@ public struct AuthState: Sendable, Hashable {
     }
 }
 
-extension AuthState: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension AuthState: RedactedDescription {
     /// The issuer, client, user, scopes, expiry and state; never a token.
     public var description: String {
         var parts = [
@@ -182,13 +182,5 @@ extension AuthState: CustomStringConvertible, CustomDebugStringConvertible, Cust
         ]
         if let reauthenticationError { parts.append("needs re-authentication: \(reauthenticationError.code)") }
         return "AuthState(\(parts.joined(separator: ", ")))"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without secrets.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// Writes files that hold credentials: only their owner can read them, and a crash never leaves a
 /// half-written one (the same writing ``FileSessionStore`` uses).
-public enum PrivateFile {
+package enum PrivateFile {
     /// Writes `data` to `url` atomically with mode 0600, creating its folder with mode 0700.
     ///
     /// - Parameters:
@@ -10,7 +10,7 @@ public enum PrivateFile {
     ///   - url: The file.
     /// - Throws: ``BearerError/Kind/storageFailure`` when it cannot be written; a previous file
     ///   at `url` is then unchanged.
-    public static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent().path
         try POSIXFile.createDirectory(at: directory)
         try POSIXFile.writeAtomically(data, to: url.path, directory: directory)

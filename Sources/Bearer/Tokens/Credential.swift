@@ -3,9 +3,7 @@
 /// `description`, `debugDescription`, `String(reflecting:)`, `dump` and string interpolation all print
 /// `TypeName(<redacted>)`. Read ``value`` only where the secret must go: an HTTP header, a form body,
 /// a store.
-public protocol Credential: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable
-{
+public protocol Credential: Sendable, Hashable, Codable, RedactedDescription {
     /// The secret itself.
     var value: String { get }
 
@@ -18,9 +16,6 @@ public protocol Credential: Sendable, Hashable, Codable, CustomStringConvertible
 extension Credential {
     /// `TypeName(<redacted>)`.
     public var description: String { "\(Self.self)(<redacted>)" }
-
-    /// `TypeName(<redacted>)`.
-    public var debugDescription: String { description }
 
     /// A mirror with no children, so `dump` shows no secret.
     public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }

@@ -105,17 +105,9 @@ extension IDToken: Codable {
     }
 }
 
-extension IDToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension IDToken: RedactedDescription {
     /// The issuer and subject; never the token.
     public var description: String {
         "IDToken(<redacted>, iss: \(claims.issuer), sub: \(claims.subject))"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without the token.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

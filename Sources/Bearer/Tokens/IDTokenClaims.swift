@@ -23,13 +23,13 @@ public struct IDTokenClaims: Sendable, Hashable {
     /// `name`.
     public var name: String?
     /// Every claim, as it came.
-    public var all: [String: JSONValue]
+    package var all: [String: JSONValue]
 
     /// Reads the claims from a decoded payload.
     ///
     /// - Parameter json: The payload.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when a required claim is missing or malformed.
-    public init(json: [String: JSONValue]) throws {
+    package init(json: [String: JSONValue]) throws {
         func required(_ name: String) throws -> String {
             guard let value = json[name]?.stringValue, !value.isEmpty else {
                 throw BearerError(.invalidIDToken, "The ID token has no \"\(name)\" claim.")

@@ -14,7 +14,7 @@ public struct RevocationRequest: Sendable, Hashable {
     /// The client.
     public let client: Client
     /// The body parameters: `token` and `token_type_hint`.
-    public let parameters: [FormParameter]
+    package let parameters: [FormParameter]
 
     /// The request that revokes a session: its refresh token if it has one, else its access token.
     ///
@@ -61,17 +61,9 @@ public struct RevocationRequest: Sendable, Hashable {
     }
 }
 
-extension RevocationRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension RevocationRequest: RedactedDescription {
     /// The endpoint and parameters, with the token redacted.
     public var description: String {
         "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(OAuthEndpoint.describe(parameters)))"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without the token.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

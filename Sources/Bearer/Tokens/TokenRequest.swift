@@ -17,7 +17,7 @@ public struct TokenRequest: Sendable, Hashable {
     /// The server whose token endpoint receives the request.
     public let server: AuthorizationServer
     /// The body parameters, in order.
-    public let parameters: [FormParameter]
+    package let parameters: [FormParameter]
     /// The client that authenticates.
     public let client: Client
 
@@ -28,7 +28,7 @@ public struct TokenRequest: Sendable, Hashable {
     ///   - parameters: The body parameters; `client_id` is added when the request is built, for
     ///     clients without a secret.
     ///   - client: The client, whose secret (if any) is sent with HTTP Basic.
-    public init(server: AuthorizationServer, parameters: [FormParameter], client: Client) {
+    package init(server: AuthorizationServer, parameters: [FormParameter], client: Client) {
         self.server = server
         self.client = client
         self.parameters = parameters
@@ -112,53 +112,37 @@ public struct TokenRequest: Sendable, Hashable {
     }
 }
 
-extension TokenRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
     public var description: String {
         let authentication = client.secret == nil ? "none" : "client_secret_basic"
         return "TokenRequest(\(endpoint.absoluteString), \(OAuthEndpoint.describe(parameters)), "
             + "client authentication: \(authentication))"
     }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without secrets.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
-    }
 }
 
 /// One name/value pair of a form-encoded body.
-public struct FormParameter: Sendable, Hashable {
+package struct FormParameter: Sendable, Hashable {
     /// The name.
-    public let name: String
+    package let name: String
     /// The value.
-    public let value: String
+    package let value: String
 
     /// Creates a pair.
     ///
     /// - Parameters:
     ///   - name: The name.
     ///   - value: The value.
-    public init(_ name: String, _ value: String) {
+    package init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
 }
 
-extension FormParameter: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension FormParameter: RedactedDescription {
     /// `name=value`, with the value redacted when the parameter carries a secret (a code, a
     /// verifier, a token, a client secret).
-    public var description: String {
+    package var description: String {
         TokenRequest.secretParameterNames.contains(name) ? "\(name)=<redacted>" : "\(name)=\(value)"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without secret values.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

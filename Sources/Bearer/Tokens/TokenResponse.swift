@@ -23,7 +23,7 @@ public struct TokenResponse: Sendable, Hashable {
     /// The OpenID Connect ID token, when the server issued one.
     public var idToken: IDToken?
     /// Fields Bearer does not interpret, kept as they came.
-    public var additionalParameters: [String: JSONValue]
+    package var additionalParameters: [String: JSONValue]
 
     /// The longest lifetime believed (ten years); a larger `expires_in` is read as this.
     public static let maximumLifetime: TimeInterval = 315_360_000
@@ -42,7 +42,7 @@ public struct TokenResponse: Sendable, Hashable {
     ///   - scopes: The granted scopes.
     ///   - idToken: The ID token.
     ///   - additionalParameters: Other fields.
-    public init(
+    package init(
         accessToken: AccessToken,
         tokenType: String = "Bearer",
         expiresIn: TimeInterval? = nil,
@@ -85,7 +85,7 @@ public struct TokenResponse: Sendable, Hashable {
     /// - Parameter json: The JSON object.
     /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse``,
     ///   ``BearerError/Kind/unsupportedTokenType`` or ``BearerError/Kind/invalidIDToken``.
-    public init(json: [String: JSONValue]) throws {
+    package init(json: [String: JSONValue]) throws {
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw BearerError(
                 .invalidResponse,
@@ -134,7 +134,7 @@ public struct TokenResponse: Sendable, Hashable {
     }
 }
 
-extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+extension TokenResponse: RedactedDescription {
     /// The token type, lifetime, scopes and extra field names; never a token.
     public var description: String {
         let lifetime = expiresIn.map { "\(Int($0)) s" } ?? "unknown"
@@ -142,13 +142,5 @@ extension TokenResponse: CustomStringConvertible, CustomDebugStringConvertible, 
             + "refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), "
             + "idToken: \(idToken == nil ? "none" : "<redacted>"), scopes: \(scopes?.joined(separator: " ") ?? "as requested"), "
             + "other fields: \(additionalParameters.keys.sorted().joined(separator: ", ")))"
-    }
-
-    /// The same as ``description``.
-    public var debugDescription: String { description }
-
-    /// A mirror without secrets.
-    public var customMirror: Mirror {
-        Mirror(self, children: ["description": description], displayStyle: .struct)
     }
 }

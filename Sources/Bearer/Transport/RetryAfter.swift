@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 /// Reads the `Retry-After` header (RFC 9110 §10.2.3): a number of seconds or an HTTP date.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The longest delay honoured: a day.
-    public static let maximumDelay: TimeInterval = 86_400
+    package static let maximumDelay: TimeInterval = 86_400
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -14,7 +14,7 @@ public enum RetryAfter {
     ///   - now: The current time, for an HTTP date.
     /// - Returns: The delay in seconds, between 0 and ``maximumDelay``, or `nil` when the value
     ///   cannot be read.
-    public static func delay(from value: String, now: Date) -> TimeInterval? {
+    package static func delay(from value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingWhitespace()
         guard let first = trimmed.utf8.first else { return nil }
         if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {

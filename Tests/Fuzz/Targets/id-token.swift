@@ -11,7 +11,7 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             issuer: "https://accounts.google.com",
             clientID: "fuzz",
             nonce: "n",
-            now: Date(timeIntervalSince1970: 1_800_000_000)
+            clock: .fixed(Date(timeIntervalSince1970: 1_800_000_000))
         )
     }
     _ = Base64URL.decode(text)

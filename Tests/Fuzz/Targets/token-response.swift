@@ -22,6 +22,10 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
             headerFields: ["Content-Type": contentTypes[Int(selector >> 3) % contentTypes.count], "Retry-After": "30"]
         )
     else { return 0 }
-    _ = try? TokenResponse(data: Data(bytes.dropFirst()), response: response)
+    _ = try? TokenResponse(
+        data: Data(bytes.dropFirst()),
+        response: response,
+        receivedAt: Date(timeIntervalSince1970: 1_800_000_000)
+    )
     return 0
 }
