@@ -6,7 +6,7 @@ public import Foundation
 
 /// A request to the token endpoint (RFC 6749 §3.2): an authorization-code exchange or a refresh.
 ///
-/// The body is form-encoded by hand (``FormEncoding``). A client with a secret authenticates with
+/// The body is form-encoded by hand (only `A–Z a–z 0–9 - . _ ~` left unescaped). A client with a secret authenticates with
 /// HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret form-encoded before base64.
 public struct TokenRequest: Sendable, Hashable {
     /// The parameter names whose values are secrets, redacted from descriptions.
