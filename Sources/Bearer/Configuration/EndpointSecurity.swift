@@ -43,6 +43,43 @@ package enum EndpointSecurity {
             "\(url.forMessages) is not https; credentials are only sent over https."
         )
     }
+
+    /// Checks that a token may be stamped on a request to `url`.
+    ///
+    /// - Parameters:
+    ///   - url: The request's URL.
+    ///   - allowedHosts: The hosts tokens may go to, or `nil` for any https host. An entry is a host
+    ///     name or a wildcard for its subdomains (`*.googleapis.com`, not `googleapis.com` itself).
+    ///   - allowingInsecureLoopback: Whether http to a loopback host is acceptable.
+    /// - Throws: ``BearerError/Kind/insecureEndpoint`` for a URL that is not https (or allowed
+    ///   loopback http); ``BearerError/Kind/hostNotAllowed`` for a host outside `allowedHosts`.
+    package static func checkDestination(
+        _ url: URL?,
+        allowedHosts: [String]?,
+        allowingInsecureLoopback: Bool
+    ) throws {
+        guard let url else {
+            throw BearerError(.invalidConfiguration, "The request has no URL, so no token was added.")
+        }
+        try check(url, allowingInsecureLoopback: allowingInsecureLoopback)
+        guard let allowedHosts else { return }
+        let host = (url.host ?? "").lowercased()
+        let allowed = allowedHosts.contains { pattern in
+            let pattern = pattern.lowercased()
+            if pattern.hasPrefix("*.") {
+                return host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1
+            }
+            return host == pattern
+        }
+        guard allowed else {
+            throw BearerError(
+                .hostNotAllowed,
+                "\(host) is not among the hosts this session sends tokens to "
+                    + "(\(allowedHosts.joined(separator: ", "))); no token was added. "
+                    + "Add it to the configuration's allowedHosts if it should get one."
+            )
+        }
+    }
 }
 
 extension URL {

@@ -42,36 +42,5 @@ extension AuthSession {
 
         /// Google APIs: tokens go only to `*.googleapis.com`.
         public static var google: Configuration { Configuration(allowedHosts: ["*.googleapis.com"]) }
-
-        /// Checks that a token may be sent to `url`.
-        ///
-        /// - Parameters:
-        ///   - url: The request's URL.
-        ///   - allowsInsecureLoopback: Whether http to a loopback address is allowed.
-        /// - Throws: ``BearerError/Kind/insecureEndpoint`` for a URL that is not https (or allowed
-        ///   loopback http); ``BearerError/Kind/hostNotAllowed`` for a host outside ``allowedHosts``.
-        func checkDestination(_ url: URL?, allowsInsecureLoopback: Bool) throws {
-            guard let url else {
-                throw BearerError(.invalidConfiguration, "The request has no URL, so no token was added.")
-            }
-            try EndpointSecurity.check(url, allowingInsecureLoopback: allowsInsecureLoopback)
-            guard let allowedHosts else { return }
-            let host = (url.host ?? "").lowercased()
-            let allowed = allowedHosts.contains { pattern in
-                let pattern = pattern.lowercased()
-                if pattern.hasPrefix("*.") {
-                    return host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1
-                }
-                return host == pattern
-            }
-            guard allowed else {
-                throw BearerError(
-                    .hostNotAllowed,
-                    "\(host) is not among the hosts this session sends tokens to "
-                        + "(\(allowedHosts.joined(separator: ", "))); no token was added. "
-                        + "Add it to the configuration's allowedHosts if it should get one."
-                )
-            }
-        }
     }
 }

@@ -176,9 +176,10 @@ public actor AuthSession: Authorizer {
 
     /// `request` with the current token, and that token.
     func authorizedRequest(_ request: URLRequest) async throws -> (request: URLRequest, token: AccessToken) {
-        try configuration.checkDestination(
+        try EndpointSecurity.checkDestination(
             request.url,
-            allowsInsecureLoopback: lifecycle.state.server.allowsInsecureLoopback
+            allowedHosts: configuration.allowedHosts,
+            allowingInsecureLoopback: lifecycle.state.server.allowsInsecureLoopback
         )
         let token = try await freshAccessToken()
         var authorized = request

@@ -56,12 +56,3 @@ extension Authorizer {
         }
     }
 }
-
-extension URLRequest {
-    /// Sets `Authorization: Bearer <token>` (RFC 6750 §2.1), replacing any previous value.
-    ///
-    /// - Parameter token: The access token.
-    public mutating func setBearerToken(_ token: AccessToken) {
-        setValue("Bearer " + token.value, forHTTPHeaderField: "Authorization")
-    }
-}

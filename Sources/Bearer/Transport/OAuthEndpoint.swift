@@ -141,3 +141,24 @@ struct OAuthEndpoint: Sendable {
         return object
     }
 }
+
+extension HTTPTransport {
+    /// Sends `request`, turning a failure to get any response into a ``BearerError`` of kind
+    /// ``BearerError/Kind/network``; cancellation and Bearer's own errors pass through.
+    func sendReportingNetworkErrors(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        do {
+            return try await send(request)
+        } catch let error as BearerError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let host = request.url?.host ?? "the server"
+            throw BearerError(
+                .network,
+                "No response from \(host): \(error.localizedDescription). Check the connection and try again.",
+                underlyingError: error
+            )
+        }
+    }
+}

@@ -1,7 +1,8 @@
-import Foundation
-
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
 #endif
 
 /// Sends an authorized request and reads the resource server's Bearer challenge (RFC 6750 §3):
@@ -43,5 +44,14 @@ enum AuthorizedExchange {
 
     private static func challenge(of response: HTTPURLResponse) -> BearerChallenge? {
         response.value(forHTTPHeaderField: "WWW-Authenticate").flatMap(BearerChallenge.init(header:))
+    }
+}
+
+extension URLRequest {
+    /// Sets `Authorization: Bearer <token>` (RFC 6750 §2.1), replacing any previous value.
+    ///
+    /// - Parameter token: The access token.
+    public mutating func setBearerToken(_ token: AccessToken) {
+        setValue("Bearer " + token.value, forHTTPHeaderField: "Authorization")
     }
 }
