@@ -25,12 +25,12 @@ struct CommandLineEndToEndTests {
     private func login(
         _ tool: BearerTool, client: String? = nil, scope: String = "openid email drive.readonly", extra: [String] = []
     )
-        async throws -> BearerTool.Result
+        async throws -> ChildProcess.Result
     {
         try await tool.run(
             [
                 "login", "--issuer", try issuer(), "--allow-insecure-loopback", "--client-id", client ?? self.client,
-                "--scope", scope, "--open-with", BearerTool.browser,
+                "--scope", scope, "--open-with", try Browser.command,
             ] + extra
         )
     }
@@ -228,7 +228,7 @@ struct CommandLineEndToEndTests {
         #expect(try await TestServer.transport.send(post).1.statusCode == 400)
         try RawConnection.connectAndHangUp(to: callback)
 
-        let page = try await Browser().authorizeAsAlice(authorizeURL)
+        let page = try await Browser.authorizeAsAlice(authorizeURL)
         #expect(page.contains("close this tab"))
         #expect(!page.contains("code"))
         let result = await running.finish()
@@ -273,7 +273,7 @@ struct CommandLineEndToEndTests {
             let index = try #require(lines.firstIndex { $0.contains("enter the code") })
             let userCode = try #require(lines.dropFirst(index + 1).first)
             _ = try await running.waitForStderr(containing: "Waiting for approval")
-            try await Browser().approveDevice(userCode: userCode, approve: approve)
+            try await Browser.approveDevice(userCode: userCode, approve: approve)
             let result = await running.finish()
             if approve {
                 #expect(result.status == 0, "\(result.stderr)")
@@ -292,7 +292,7 @@ struct CommandLineEndToEndTests {
         let tool = BearerTool()
         defer { tool.cleanUp() }
         #expect(try await login(tool, scope: "openid email").status == 0)
-        let add = try await tool.run(["add-scopes", "drive.readonly", "--open-with", BearerTool.browser])
+        let add = try await tool.run(["add-scopes", "drive.readonly", "--open-with", try Browser.command])
         #expect(add.status == 0, "\(add.stderr)")
         #expect(add.stderr.contains("include_granted_scopes=true"))
         #expect(add.stderr.contains("login_hint=alice%40example.com"))

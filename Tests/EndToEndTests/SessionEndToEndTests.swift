@@ -75,8 +75,7 @@ struct SessionEndToEndTests {
 
     @Test("Incremental authorization ends with the union of scopes on one session")
     func incrementalAuthorization() async throws {
-        let browser = Browser()
-        let state = try await TestServer.signIn(client: "bearer-public", scopes: ["openid", "email"], browser: browser)
+        let state = try await TestServer.signIn(client: "bearer-public", scopes: ["openid", "email"])
         let session = try await session(state, offset: 0)
         let refused = await #expect(throws: OAuthError.self) { try await session.data(for: try TestServer.driveAbout) }
         #expect(refused?.code == .insufficientScope)
@@ -85,7 +84,7 @@ struct SessionEndToEndTests {
         let request = try #require(try await session.addScopes(["drive.readonly"]))
         #expect(request.additionalParameters["include_granted_scopes"] == "true")
         #expect(request.additionalParameters["login_hint"] == "alice@example.com")
-        let redirect = try await browser.authorize(request.url)
+        let redirect = try await Browser.authorize(request.url)
         try await session.completeAddingScopes(
             try AuthorizationResponse(redirect: redirect, for: request), for: request)
         // Earlier grants of this user to this client may add scopes too: that is what

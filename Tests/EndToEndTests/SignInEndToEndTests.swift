@@ -30,9 +30,7 @@ struct SignInEndToEndTests {
             scopes: scopes ?? self.scopes,
             redirectURI: redirectURI
         )
-        let browser = Browser()
-        try await browser.signIn()
-        let redirect = try await browser.authorize(request.url, allow: allow)
+        let redirect = try await Browser.authorize(request.url, allow: allow)
         return (request, redirect)
     }
 

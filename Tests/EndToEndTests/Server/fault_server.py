@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A token endpoint that misbehaves on command, for Bearer's fault-injection tests.
+"""A token endpoint that misbehaves on command, for Bearer's fault-injection tests and benchmarks.
 
     POST /token              refresh grant; rotates refresh tokens. The previous refresh token stays
                              valid until the new one (or its access token) is first used, as servers
@@ -15,8 +15,14 @@ Modes: ok, http500, http503 (Retry-After: 2), timeout (no answer for 60 s), rese
 reset), html200, truncated, error200, invalid_grant, invalid_client, slow_down, huge (a 64 MiB
 body), delay (answers correctly after 0.4 s).
 
-Prints its base URL on stdout and serves until killed. Tokens are random and live in memory.
+With --any-token (the benchmarks, scripts/bench), every refresh grant gets a fresh pair and /resource
+accepts any bearer token, as the benchmarks' sessions carry tokens this server never issued.
+
+Keep-alive (HTTP/1.1) and TCP_NODELAY, so that a request costs a round trip and not the ~40 ms of
+Nagle's algorithm meeting a delayed ACK. Prints its base URL on stdout and serves until killed.
+Tokens are random and live in memory.
 """
+import argparse
 import json
 import secrets
 import socket
@@ -32,6 +38,7 @@ mode = "ok"
 requests_seen = 0
 refresh_tokens = {}  # token -> {"successor": token or None, "retired": bool}
 access_tokens = {}  # token -> refresh token it came with
+accept_any_token = False
 
 
 def issue(previous=None):
@@ -92,6 +99,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, {"token_requests": requests_seen})
         elif path == "/resource":
             token = self.headers.get("Authorization", "")[len("Bearer "):]
+            if accept_any_token and token:
+                self.send(200, {"ok": True})
+                return
             with lock:
                 refresh = access_tokens.get(token)
                 if refresh is not None and is_valid(refresh):
@@ -153,27 +163,33 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(0.4)
             refresh = body.get("refresh_token", "")
             with lock:
-                if body.get("grant_type") != "refresh_token" or not is_valid(refresh):
+                if body.get("grant_type") != "refresh_token" or not (accept_any_token or is_valid(refresh)):
                     self.send(400, {"error": "invalid_grant"})
                     return
-                refresh_tokens[refresh]["used"] = True
-                retire_predecessors(refresh)
-                successor = refresh_tokens[refresh]["successor"]
-                if successor is not None:
-                    # A retry with the previous token: hand out the same successor again.
-                    access = next(a for a, r in access_tokens.items() if r == successor)
-                    new_refresh = successor
+                if accept_any_token:
+                    access, new_refresh = issue()
                 else:
-                    access, new_refresh = issue(previous=refresh)
+                    refresh_tokens[refresh]["used"] = True
+                    retire_predecessors(refresh)
+                    successor = refresh_tokens[refresh]["successor"]
+                    if successor is not None:
+                        # A retry with the previous token: hand out the same successor again.
+                        access = next(a for a, r in access_tokens.items() if r == successor)
+                        new_refresh = successor
+                    else:
+                        access, new_refresh = issue(previous=refresh)
             self.send(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
                             "refresh_token": new_refresh})
 
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
-    request_queue_size = 256
+    request_queue_size = 1024
 
 
+parser = argparse.ArgumentParser(description="A token endpoint that misbehaves on command.")
+parser.add_argument("--any-token", action="store_true", help="accept tokens this server never issued")
+accept_any_token = parser.parse_args().any_token
 server = Server(("127.0.0.1", 0), Handler)
 print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
 server.serve_forever()

@@ -76,13 +76,11 @@ extension TestServer {
     /// Signs alice in with `clientID` through the browser and exchanges the code.
     static func signIn(
         client clientID: String = "bearer-trusted",
-        scopes: [String] = ["openid", "email", "drive.readonly"],
-        browser: Browser = Browser()
+        scopes: [String] = ["openid", "email", "drive.readonly"]
     ) async throws -> AuthState {
         let server = try await discover()
         let request = try AuthorizationRequest(server: server, client: try client(clientID), scopes: scopes)
-        try await browser.signIn()
-        let redirect = try await browser.authorize(request.url)
+        let redirect = try await Browser.authorize(request.url)
         let response = try AuthorizationResponse(redirect: redirect, for: request)
         return try await AuthState.exchange(response, for: request, using: transport)
     }
