@@ -87,5 +87,12 @@ struct TokenRequestTests {
         }
         #expect(error?.kind == .network)
         #expect(error?.isTransient == true)
+        #expect((error?.underlyingError as? URLError)?.code == .notConnectedToInternet)
+    }
+
+    @Test("A storage failure is not transient: someone must free space or fix permissions")
+    func storageFailureIsNotTransient() {
+        #expect(!BearerError(.storageFailure, "disk full").isTransient)
+        #expect(BearerError(.serverError, "busy").isTransient)
     }
 }
