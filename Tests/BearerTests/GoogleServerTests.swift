@@ -28,16 +28,16 @@ struct GoogleServerTests {
     @Test("A missing host is not a Google host")
     func missingHost() {
         #expect(!AuthorizationServer.isGoogleHost(nil))
-        #expect(!AuthorizationServer.host(nil, isWithin: "googleapis.com"))
+        #expect(!EndpointSecurity.host(nil, isWithin: "googleapis.com"))
     }
 
     @Test("A domain is matched at a label boundary whatever its own case or trailing dot")
     func hostWithinDomain() {
-        #expect(AuthorizationServer.host("api.example.com", isWithin: "Example.COM."))
-        #expect(AuthorizationServer.host("example.com", isWithin: "example.com"))
-        #expect(!AuthorizationServer.host("badexample.com", isWithin: "example.com"))
-        #expect(!AuthorizationServer.host("example.com", isWithin: ""))
-        #expect(!AuthorizationServer.host("example.com", isWithin: "."))
+        #expect(EndpointSecurity.host("api.example.com", isWithin: "Example.COM."))
+        #expect(EndpointSecurity.host("example.com", isWithin: "example.com"))
+        #expect(!EndpointSecurity.host("badexample.com", isWithin: "example.com"))
+        #expect(!EndpointSecurity.host("example.com", isWithin: ""))
+        #expect(!EndpointSecurity.host("example.com", isWithin: "."))
     }
 
     @Test("A server is Google when its issuer is Google's, whatever its endpoints")

@@ -63,13 +63,11 @@ package enum EndpointSecurity {
         }
         try check(url, allowingInsecureLoopback: allowingInsecureLoopback)
         guard let allowedHosts else { return }
-        let host = (url.host ?? "").lowercased()
+        let host = url.host.map(canonicalHost) ?? ""
         let allowed = allowedHosts.contains { pattern in
-            let pattern = pattern.lowercased()
-            if pattern.hasPrefix("*.") {
-                return host.hasSuffix(pattern.dropFirst()) && host.count > pattern.count - 1
-            }
-            return host == pattern
+            guard pattern.hasPrefix("*.") else { return host == canonicalHost(pattern) }
+            let domain = String(pattern.dropFirst(2))
+            return host != canonicalHost(domain) && Self.host(host, isWithin: domain)
         }
         guard allowed else {
             throw BearerError(
@@ -79,6 +77,31 @@ package enum EndpointSecurity {
                     + "Add it to the configuration's allowedHosts if it should get one."
             )
         }
+    }
+
+    /// Whether `host` is `domain` itself or a subdomain of it.
+    ///
+    /// Labels are compared whole, so `evilgoogleapis.com` is not within `googleapis.com`; case and
+    /// one trailing dot (a fully qualified name) are ignored.
+    ///
+    /// - Parameters:
+    ///   - host: A URL's host, if it has one.
+    ///   - domain: A domain name such as `googleapis.com`.
+    /// - Returns: `true` when `host` equals `domain` or ends with a dot followed by `domain`.
+    package static func host(_ host: String?, isWithin domain: String) -> Bool {
+        guard let host = host.map(Self.canonicalHost), !host.isEmpty else { return false }
+        let domain = Self.canonicalHost(domain)
+        guard !domain.isEmpty else { return false }
+        if host == domain { return true }
+        guard host.hasSuffix("." + domain) else { return false }
+        let subdomain = host.dropLast(domain.count + 1)
+        return !subdomain.isEmpty && !subdomain.hasSuffix(".")
+    }
+
+    /// `name` in lower case, without a trailing dot.
+    private static func canonicalHost(_ name: String) -> String {
+        let lowercased = name.lowercased()
+        return lowercased.hasSuffix(".") ? String(lowercased.dropLast()) : lowercased
     }
 }
 

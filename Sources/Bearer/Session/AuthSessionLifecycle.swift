@@ -238,7 +238,7 @@ package struct AuthSessionLifecycle: Sendable {
         return state.needsRefresh(at: now, leeway: leeway)
     }
 
-    package static func reauthenticationError(_ error: OAuthError?) -> BearerError {
+    private static func reauthenticationError(_ error: OAuthError?) -> BearerError {
         guard let error else {
             return BearerError(.needsReauthentication, "The session's grant is no longer valid; sign in again.")
         }
