@@ -6,8 +6,9 @@ public import Foundation
 
 /// A request to the token endpoint (RFC 6749 §3.2): an authorization-code exchange or a refresh.
 ///
-/// The body is form-encoded by hand (only `A–Z a–z 0–9 - . _ ~` left unescaped). A client with a secret authenticates with
-/// HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret form-encoded before base64.
+/// The body is form-encoded by hand (only `A–Z a–z 0–9 - . _ ~` left unescaped). A client with a
+/// secret authenticates with HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret
+/// form-encoded before base64; one without sends `client_id` in the body.
 public struct TokenRequest: Sendable, Hashable {
     /// The parameter names whose values are secrets, redacted from descriptions.
     static let secretParameterNames: Set<String> = [
@@ -86,11 +87,6 @@ public struct TokenRequest: Sendable, Hashable {
 
     /// The token endpoint.
     public var endpoint: URL { server.tokenEndpoint }
-
-    /// The form-encoded body.
-    public var body: Data {
-        Data(FormEncoding.encode(parameters.map { ($0.name, $0.value) }).utf8)
-    }
 
     /// The `URLRequest` to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client
     /// with a secret and `client_id` in the body for one without.
