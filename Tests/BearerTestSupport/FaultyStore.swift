@@ -37,6 +37,11 @@ public actor FaultyStore: SessionStore {
     }
 
     /// Locks through the underlying store.
+    /// The keys of the saved sessions.
+    public func keys() async throws -> [String] {
+        try await base.keys()
+    }
+
     public nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
         _ body: @Sendable () async throws -> Result
