@@ -36,12 +36,12 @@ public actor FaultyStore: SessionStore {
         try await base.remove(key: key)
     }
 
-    /// Locks through the underlying store.
     /// The keys of the saved sessions.
     public func keys() async throws -> [String] {
         try await base.keys()
     }
 
+    /// Locks through the underlying store.
     public nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
         _ body: @Sendable () async throws -> Result

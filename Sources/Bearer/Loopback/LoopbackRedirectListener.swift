@@ -85,7 +85,9 @@ package final class LoopbackRedirectListener: Sendable {
 
     private func serve(state: String, until deadline: ContinuousClock.Instant, stop: StopSignal) throws -> URL {
         var connections: [LoopbackConnection] = []
-        defer { connections.forEach { $0.close() } }
+        defer {
+            for connection in connections { connection.close() }
+        }
         let hosts: Set<String> = ["\(hostName):\(port)"]
         while true {
             if stop.isSignalled { throw CancellationError() }
