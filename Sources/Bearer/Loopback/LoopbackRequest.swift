@@ -7,14 +7,14 @@ import Foundation
 /// pending request's, is the answer (RFC 8252 §7.3, RFC 6749 §10.12). Everything else is refused
 /// and the listener keeps waiting, so a local process or a web page that guesses the port cannot
 /// end a sign-in.
-enum LoopbackRequest: Equatable {
+package enum LoopbackRequest: Equatable {
     /// The browser's redirect: the request target, with its query.
     case redirect(target: String)
     /// Not the answer: refuse with this status and text, and keep waiting.
     case refuse(status: String, message: String)
 
     /// The largest request head read, in bytes.
-    static let maximumHeadSize = 16_384
+    package static let maximumHeadSize = 16_384
 
     /// Decides what `head` is.
     ///
@@ -24,7 +24,7 @@ enum LoopbackRequest: Equatable {
     ///   - hosts: The `Host` values that name the listener (`127.0.0.1:PORT`, or `localhost:PORT`
     ///     when that is the redirect URI's), compared case-insensitively.
     ///   - state: The pending request's `state`.
-    static func classify(_ head: String, path: String, hosts: Set<String>, state: String) -> LoopbackRequest {
+    package static func classify(_ head: String, path: String, hosts: Set<String>, state: String) -> LoopbackRequest {
         let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         let parts = (lines.first ?? "").split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else {
