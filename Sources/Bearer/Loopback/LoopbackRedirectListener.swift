@@ -70,7 +70,7 @@ package final class LoopbackRedirectListener: Sendable {
     ///   when the task was cancelled.
     package func waitForRedirect(state: String, timeout: Duration) async throws -> URL {
         let deadline = ContinuousClock.now.advanced(by: min(max(timeout, .zero), .seconds(86_400)))
-        let stop = StopSignal()
+        let stop = CancellationSignal()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let thread = Thread { [self] in
@@ -83,7 +83,7 @@ package final class LoopbackRedirectListener: Sendable {
         }
     }
 
-    private func serve(state: String, until deadline: ContinuousClock.Instant, stop: StopSignal) throws -> URL {
+    private func serve(state: String, until deadline: ContinuousClock.Instant, stop: CancellationSignal) throws -> URL {
         var connections: [LoopbackConnection] = []
         defer {
             for connection in connections { connection.close() }
@@ -140,17 +140,5 @@ package final class LoopbackRedirectListener: Sendable {
                 }
             }
         }
-    }
-}
-
-/// A flag that the cancellation handler sets and the listener's thread reads.
-private final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var signalled = false
-
-    var isSignalled: Bool { lock.withLock { signalled } }
-
-    func signal() {
-        lock.withLock { signalled = true }
     }
 }

@@ -76,7 +76,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
     }
 
     /// Checks scheme (case-insensitively), host (case-insensitively), port and path.
-    static func checkMatches(_ redirect: URL, expected: URL) throws {
+    package static func checkMatches(_ redirect: URL, expected: URL) throws {
         guard let actual = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
             let wanted = URLComponents(url: expected, resolvingAgainstBaseURL: false)
         else {
