@@ -216,3 +216,41 @@ struct SessionFrontDoorTests {
         #expect(FileManager.default.fileExists(atPath: broken.path))
     }
 }
+
+@Suite("A client from GoogleSignIn's Info.plist keys")
+struct GoogleSignInPlistTests {
+    let clientID = "123-abc.apps.googleusercontent.com"
+
+    func urlTypes(_ schemes: [String]) -> [[String: Any]] {
+        [["CFBundleURLName": "google", "CFBundleURLSchemes": schemes]]
+    }
+
+    @Test("GIDClientID with its reversed client ID registered gives the Google iOS client")
+    func readsTheClient() throws {
+        let client = try Client.googleSignIn(infoDictionary: [
+            "GIDClientID": clientID, "CFBundleURLTypes": urlTypes(["com.googleusercontent.apps.123-abc"]),
+        ])
+        #expect(client == (try Client.googleiOS(clientID: clientID)))
+        let upper = try Client.googleSignIn(infoDictionary: [
+            "GIDClientID": clientID, "CFBundleURLTypes": urlTypes(["COM.GoogleUserContent.apps.123-ABC"]),
+        ])
+        #expect(upper.id == clientID, "schemes compare case-insensitively, as GoogleSignIn does")
+    }
+
+    @Test("A missing GIDClientID or an unregistered scheme is a configuration error that says what to add")
+    func refusesIncompleteConfiguration() {
+        let missing = #expect(throws: BearerError.self) { try Client.googleSignIn(infoDictionary: [:]) }
+        #expect(missing?.kind == .invalidConfiguration)
+        #expect(missing?.reason.contains("GIDClientID") == true)
+        let unregistered = #expect(throws: BearerError.self) {
+            try Client.googleSignIn(infoDictionary: [
+                "GIDClientID": clientID, "CFBundleURLTypes": urlTypes(["com.example.other"]),
+            ])
+        }
+        #expect(unregistered?.reason.contains("com.googleusercontent.apps.123-abc") == true)
+        let noTypes = #expect(throws: BearerError.self) {
+            try Client.googleSignIn(infoDictionary: ["GIDClientID": clientID])
+        }
+        #expect(noTypes?.kind == .invalidConfiguration)
+    }
+}
