@@ -3,8 +3,8 @@ public import Foundation
 /// Shows an authorization page to the user and gives back the redirect: the one thing that
 /// differs between an iOS app, a SwiftUI app, a Mac app and a command-line tool.
 ///
-/// Bearer ships an agent for each way of showing the page: ``ASWebAuthenticationSessionAgent``
-/// (UIKit and AppKit apps), ``WebAuthenticationSessionAgent`` (SwiftUI), ``DefaultBrowserAgent``
+/// Bearer ships an agent for each way of showing the page: `ASWebAuthenticationSessionAgent`
+/// (UIKit and AppKit apps), `WebAuthenticationSessionAgent` (SwiftUI), ``DefaultBrowserAgent``
 /// (the user's default browser, resumed from the app's URL handler) and ``LoopbackAgent`` (tools).
 /// ``AuthSession/signIn(to:as:scopes:using:store:key:additionalParameters:transport:clock:configuration:)``
 /// builds the request, presents it with an agent, checks the redirect, exchanges the code and

@@ -24,7 +24,7 @@ public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable 
 
     /// Creates an agent.
     ///
-    /// - Parameter opener: Opens the authorization page: ``BrowserOpener/workspace`` in a Mac app.
+    /// - Parameter opener: Opens the authorization page: `BrowserOpener.workspace` (Apple platforms) in a Mac app.
     public init(opener: BrowserOpener) {
         self.opener = opener
     }

@@ -1,8 +1,8 @@
 package import Foundation
 
 /// How an in-app browser sheet recognises the redirect that ends it, derived from the request's
-/// redirect URI: the platform-neutral half of ``ASWebAuthenticationSessionAgent`` and
-/// ``WebAuthenticationSessionAgent``.
+/// redirect URI: the platform-neutral half of `ASWebAuthenticationSessionAgent` and
+/// `WebAuthenticationSessionAgent`.
 package enum WebAuthenticationCallback: Sendable, Hashable {
     /// A private-use URI scheme (RFC 8252 §7.1), such as Google's reversed client ID; lowercased.
     case customScheme(String)
