@@ -175,7 +175,7 @@ struct DefaultBrowserAgentTests {
 
     @Test("Only the pending authorization's redirect is handled; other URLs change nothing")
     func resumesOnlyItsRedirect() async throws {
-        let opened = Opened()
+        let opened = Recorder<URL>()
         let agent = DefaultBrowserAgent(opener: BrowserOpener { opened.record($0) })
         let request = try request()
         #expect(!agent.resume(with: Fixtures.redirect(for: request, query: "state=\(request.state)&code=c")))
@@ -204,7 +204,7 @@ struct DefaultBrowserAgentTests {
 
     @Test("cancel() and a newer authorization end the pending one as cancelled; a cancelled task throws")
     func cancels() async throws {
-        let opened = Opened()
+        let opened = Recorder<URL>()
         let agent = DefaultBrowserAgent(opener: BrowserOpener { opened.record($0) })
         let first = Task { try await agent.present(try request()) }
         while opened.all.count < 1 { await Task.yield() }
@@ -227,18 +227,6 @@ struct DefaultBrowserAgentTests {
         #expect(pending.accepts(Fixtures.url("COM.EXAMPLE.APP:/oauth2callback?state=\(request.state)&code=c")))
         #expect(!pending.accepts(Fixtures.redirect(for: request, query: "error=access_denied")))
         #expect(!pending.accepts(Fixtures.redirect(for: request, query: "state=\(request.state)&state=x")))
-    }
-}
-
-/// Records the URLs an opener was asked to open.
-final class Opened: @unchecked Sendable {
-    private let lock = NSLock()
-    private var urls: [URL] = []
-
-    var all: [URL] { lock.withLock { urls } }
-
-    func record(_ url: URL) {
-        lock.withLock { urls.append(url) }
     }
 }
 

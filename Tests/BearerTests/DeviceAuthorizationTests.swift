@@ -25,18 +25,6 @@ private final class Waits: @unchecked Sendable {
     }
 }
 
-/// Records the progress values the device flow reports.
-final class Reported: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [DeviceSignInProgress] = []
-
-    var all: [DeviceSignInProgress] { lock.withLock { recorded } }
-
-    func record(_ progress: DeviceSignInProgress) {
-        lock.withLock { recorded.append(progress) }
-    }
-}
-
 @Suite("Device authorization grant (RFC 8628)")
 struct DeviceAuthorizationTests {
     private var server: AuthorizationServer {
@@ -72,7 +60,7 @@ struct DeviceAuthorizationTests {
         #expect(device.verificationURIComplete?.absoluteString.hasSuffix("user_code=WDJB-MJHT") == true)
         #expect(!"\(device)".contains("dev-code"))
         let waits = Waits(clock)
-        let reported = Reported()
+        let reported = Recorder<DeviceSignInProgress>()
         let state = try await device.waitForApproval(
             using: transport, clock: clock.wallClock, sleep: { waits.wait($0) }, progress: reported.record)
         #expect(state.accessToken?.value == "at")

@@ -1,4 +1,5 @@
 import Bearer
+import BearerTestSupport
 import Foundation
 import Testing
 
@@ -93,12 +94,12 @@ struct AgentEndToEndTests {
     @Test("The device flow reports the code and each wait as values, and signs in when approved")
     func deviceFlowProgress() async throws {
         let store = InMemorySessionStore()
-        let events = ProgressLog()
+        let events = Recorder<DeviceSignInProgress>()
         let session = try await AuthSession.signInWithDeviceCode(
             to: try await TestServer.discover(), as: try TestServer.client("bearer-device"),
             scopes: ["openid", "email", "drive.readonly"], store: store, key: "e2e", transport: TestServer.transport
         ) { progress in
-            events.append(progress)
+            events.record(progress)
             if case .codeIssued(let code) = progress {
                 Task { try await Browser.approveDevice(userCode: code.userCode, approve: true) }
             }
@@ -127,17 +128,5 @@ struct AgentEndToEndTests {
         }
         #expect(try await TestServer.driveAbout(token: token).0 == 401)
         #expect(try await store.keys().isEmpty)
-    }
-}
-
-/// The device flow's progress values, in order.
-private final class ProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [DeviceSignInProgress] = []
-
-    var all: [DeviceSignInProgress] { lock.withLock { events } }
-
-    func append(_ event: DeviceSignInProgress) {
-        lock.withLock { events.append(event) }
     }
 }
