@@ -16,8 +16,10 @@ import Testing
 struct LoopbackRequestTests {
     let hosts: Set<String> = ["127.0.0.1:5000"]
 
-    func classify(_ head: String, state: String = "s-1") -> LoopbackRequest {
-        LoopbackRequest.classify(head, path: "/callback", hosts: hosts, state: state)
+    let expected = LoopbackExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: false)
+
+    func classify(_ head: String, expecting: LoopbackExpectation? = nil) -> LoopbackRequest {
+        LoopbackRequest.classify(head, path: "/callback", hosts: hosts, expecting: expecting ?? expected)
     }
 
     @Test("The redirect with the registered Host and the request's state is the answer")
@@ -26,6 +28,33 @@ struct LoopbackRequestTests {
         #expect(classify(head) == .redirect(target: "/callback?code=c&state=s-1"))
         let error = "GET /callback?error=access_denied&state=s-1 HTTP/1.1\r\nhost: 127.0.0.1:5000"
         #expect(classify(error) == .redirect(target: "/callback?error=access_denied&state=s-1"))
+    }
+
+    @Test("An iss that is not the server's is refused, and a missing one when the server promised it (RFC 9207)")
+    func checksTheIssuer() {
+        let host = " HTTP/1.1\r\nHost: 127.0.0.1:5000"
+        let right = "GET /callback?error=access_denied&state=s-1&iss=https%3A%2F%2Fauth.example.com" + host
+        #expect(
+            classify(right)
+                == .redirect(target: "/callback?error=access_denied&state=s-1&iss=https%3A%2F%2Fauth.example.com"))
+        for head in [
+            "GET /callback?error=access_denied&state=s-1&iss=https%3A%2F%2Fevil.example" + host,
+            "GET /callback?code=c&state=s-1&iss=https%3A%2F%2Fauth.example.com&iss=x" + host,
+        ] {
+            guard case .refuse = classify(head) else {
+                Issue.record("accepted: \(head.debugDescription)")
+                continue
+            }
+        }
+        let promised = LoopbackExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: true)
+        guard case .refuse = classify("GET /callback?error=access_denied&state=s-1" + host, expecting: promised) else {
+            Issue.record("accepted an answer without the promised iss")
+            return
+        }
+        guard case .redirect = classify(right, expecting: promised) else {
+            Issue.record("refused an answer with the promised iss")
+            return
+        }
     }
 
     @Test("Anything else is refused, so a local process or a web page cannot end the sign-in")
@@ -86,12 +115,14 @@ private struct RawClient {
 
 @Suite("Loopback agent: the listener")
 struct LoopbackListenerTests {
+    static let expected = LoopbackExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: false)
+
     @Test("Refused requests get an answer and the wait goes on until the real redirect, which never shows the code")
     func keepsWaiting() async throws {
         let listener = try LoopbackRedirectListener()
         let base = "http://127.0.0.1:\(listener.port)"
         #expect(listener.redirectURI.absoluteString == base + "/callback")
-        async let redirect = listener.waitForRedirect(state: "s-1", timeout: .seconds(60))
+        async let redirect = listener.waitForRedirect(expecting: Self.expected, timeout: .seconds(60))
         let transport = URLSessionTransport()
         #expect(try await transport.send(URLRequest(url: Fixtures.url(base + "/favicon.ico"))).1.statusCode == 404)
         let forged = try await transport.send(URLRequest(url: Fixtures.url(base + "/callback?error=x&state=guess")))
@@ -108,15 +139,17 @@ struct LoopbackListenerTests {
         #expect(try await redirect.absoluteString == base + "/callback?code=the-code&state=s-1")
     }
 
-    @Test("A client that sends slowly does not hold up the browser's redirect")
-    func slowClientDoesNotBlock() async throws {
+    @Test("Clients that hold connections open or send slowly do not keep the browser's redirect out")
+    func heldConnectionsDoNotBlock() async throws {
         let listener = try LoopbackRedirectListener()
-        async let redirect = listener.waitForRedirect(state: "s-1", timeout: .seconds(60))
-        let slow = try RawClient(port: listener.port)
-        defer { slow.hangUp() }
-        slow.write("G")
-        let idle = try RawClient(port: listener.port)
-        defer { idle.hangUp() }
+        async let redirect = listener.waitForRedirect(expecting: Self.expected, timeout: .seconds(120))
+        var held: [RawClient] = []
+        defer { held.forEach { $0.hangUp() } }
+        for _ in 0..<(LoopbackRedirectListener.maximumConnections + 8) {
+            let client = try RawClient(port: listener.port)
+            client.write("G")
+            held.append(client)
+        }
         let url = Fixtures.url("http://127.0.0.1:\(listener.port)/callback?code=c&state=s-1")
         #expect(try await URLSessionTransport().send(URLRequest(url: url)).1.statusCode == 200)
         #expect(try await redirect == url)
@@ -126,10 +159,19 @@ struct LoopbackListenerTests {
     func timeoutAndCancellation() async throws {
         let listener = try LoopbackRedirectListener()
         let error = await #expect(throws: BearerError.self) {
-            try await listener.waitForRedirect(state: "s", timeout: .milliseconds(300))
+            try await listener.waitForRedirect(expecting: Self.expected, timeout: .milliseconds(300))
         }
         #expect(error?.kind == .timedOut)
-        let waiting = Task { try await listener.waitForRedirect(state: "s", timeout: .seconds(3600)) }
+        let waiting = Task { try await listener.waitForRedirect(expecting: Self.expected, timeout: .seconds(3600)) }
+        // A refused request proves the wait is running before it is cancelled.
+        let probe = Fixtures.url("http://127.0.0.1:\(listener.port)/callback?state=other")
+        while (try? await URLSessionTransport().send(URLRequest(url: probe)))?.1.statusCode != 400 {
+            await Task.yield()
+        }
+        let second = await #expect(throws: BearerError.self) {
+            try await listener.waitForRedirect(expecting: Self.expected, timeout: .seconds(1))
+        }
+        #expect(second?.kind == .invalidConfiguration, "one wait at a time")
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
     }

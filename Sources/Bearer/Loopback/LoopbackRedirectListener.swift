@@ -24,11 +24,10 @@ package final class LoopbackRedirectListener: Sendable {
     /// The host name of the redirect URI: `127.0.0.1`, or `localhost` when asked for.
     package let hostName: String
     private let descriptor: Int32
+    private let waiting = WaitGate()
 
-    /// How long one connection may take to send its request.
-    static let connectionTimeout: Duration = .seconds(5)
-    /// The most connections served at once; more wait in the backlog.
-    static let maximumConnections = 32
+    /// The most connections served at once; a new one closes the oldest.
+    package static let maximumConnections = 32
 
     /// The redirect URI to send: `http://127.0.0.1:<port><path>`.
     package var redirectURI: URL {
@@ -60,21 +59,29 @@ package final class LoopbackRedirectListener: Sendable {
         closeDescriptor(descriptor)
     }
 
-    /// Waits for the browser to bring the redirect of the request whose `state` is `state`.
+    /// Waits for the browser to bring the redirect of the pending request; one wait at a time.
     ///
     /// - Parameters:
-    ///   - state: The pending request's `state`.
+    ///   - expected: The `state` (and issuer) the redirect must carry.
     ///   - timeout: How long to wait.
     /// - Returns: The redirect URL, with its query.
     /// - Throws: ``BearerError/Kind/timedOut`` when no redirect came in time; `CancellationError`
-    ///   when the task was cancelled.
-    package func waitForRedirect(state: String, timeout: Duration) async throws -> URL {
+    ///   when the task was cancelled; ``BearerError/Kind/invalidConfiguration`` when another wait
+    ///   is in progress.
+    package func waitForRedirect(expecting expected: LoopbackExpectation, timeout: Duration) async throws -> URL {
+        guard waiting.begin() else {
+            throw BearerError(
+                .invalidConfiguration,
+                "This loopback agent is already waiting for a sign-in; finish or cancel that one first."
+            )
+        }
+        defer { waiting.end() }
         let deadline = ContinuousClock.now.advanced(by: min(max(timeout, .zero), .seconds(86_400)))
         let stop = CancellationSignal()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let thread = Thread { [self] in
-                    continuation.resume(with: Result { try self.serve(state: state, until: deadline, stop: stop) })
+                    continuation.resume(with: Result { try self.serve(expected, until: deadline, stop: stop) })
                 }
                 thread.start()
             }
@@ -83,7 +90,11 @@ package final class LoopbackRedirectListener: Sendable {
         }
     }
 
-    private func serve(state: String, until deadline: ContinuousClock.Instant, stop: CancellationSignal) throws -> URL {
+    private func serve(
+        _ expected: LoopbackExpectation,
+        until deadline: ContinuousClock.Instant,
+        stop: CancellationSignal
+    ) throws -> URL {
         var connections: [LoopbackConnection] = []
         defer {
             for connection in connections { connection.close() }
@@ -99,7 +110,7 @@ package final class LoopbackRedirectListener: Sendable {
                 )
             }
             connections.removeAll { connection in
-                guard connection.openedAt.duration(to: now) > Self.connectionTimeout else { return false }
+                guard connection.hasExpired(at: now) else { return false }
                 connection.close()
                 return true
             }
@@ -108,9 +119,10 @@ package final class LoopbackRedirectListener: Sendable {
                 connections: connections.map(\.descriptor),
                 timeout: min(now.duration(to: deadline), .milliseconds(250))
             )
-            if ready.listener, connections.count < Self.maximumConnections,
-                let accepted = LoopbackSocket.acceptConnection(descriptor)
-            {
+            if ready.listener, let accepted = LoopbackSocket.acceptConnection(descriptor) {
+                // At the limit the oldest connection makes room: holding connections open cannot
+                // keep the browser out.
+                if connections.count >= Self.maximumConnections { connections.removeFirst().close() }
                 connections.append(LoopbackConnection(descriptor: accepted, openedAt: now))
             }
             for index in connections.indices.reversed() where ready.connections.contains(connections[index].descriptor)
@@ -127,7 +139,7 @@ package final class LoopbackRedirectListener: Sendable {
                 }
                 connections.remove(at: index)
                 defer { connection.close() }
-                switch LoopbackRequest.classify(head, path: path, hosts: hosts, state: state) {
+                switch LoopbackRequest.classify(head, path: path, hosts: hosts, expecting: expected) {
                 case .redirect(let target):
                     guard let url = URL(string: "http://\(hostName):\(port)\(target)") else {
                         connection.respond(status: "400 Bad Request", body: "Bad request.")
@@ -140,5 +152,24 @@ package final class LoopbackRedirectListener: Sendable {
                 }
             }
         }
+    }
+}
+
+/// Lets one wait run at a time.
+private final class WaitGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var busy = false
+
+    /// Starts a wait; `false` when one is already running.
+    func begin() -> Bool {
+        lock.withLock {
+            defer { busy = true }
+            return !busy
+        }
+    }
+
+    /// Ends the running wait.
+    func end() {
+        lock.withLock { busy = false }
     }
 }

@@ -4,9 +4,10 @@ import Foundation
 /// sockets so it can be tested with plain strings.
 ///
 /// Only a `GET` of the redirect path, sent to the registered `Host`, whose `state` equals the
-/// pending request's, is the answer (RFC 8252 §7.3, RFC 6749 §10.12). Everything else is refused
-/// and the listener keeps waiting, so a local process or a web page that guesses the port cannot
-/// end a sign-in.
+/// pending request's (RFC 8252 §7.3, RFC 6749 §10.12) and whose `iss`, when present or promised,
+/// is the server's (RFC 9207 §2.4), is the answer: error answers included. Everything else is
+/// refused and the listener keeps waiting, so a local process or a web page that guesses the port
+/// cannot end a sign-in.
 package enum LoopbackRequest: Equatable {
     /// The browser's redirect: the request target, with its query.
     case redirect(target: String)
@@ -23,8 +24,13 @@ package enum LoopbackRequest: Equatable {
     ///   - path: The redirect path.
     ///   - hosts: The `Host` values that name the listener (`127.0.0.1:PORT`, or `localhost:PORT`
     ///     when that is the redirect URI's), compared case-insensitively.
-    ///   - state: The pending request's `state`.
-    package static func classify(_ head: String, path: String, hosts: Set<String>, state: String) -> LoopbackRequest {
+    ///   - expected: The pending request's `state` and issuer.
+    package static func classify(
+        _ head: String,
+        path: String,
+        hosts: Set<String>,
+        expecting expected: LoopbackExpectation
+    ) -> LoopbackRequest {
         let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         let parts = (lines.first ?? "").split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else {
@@ -43,8 +49,7 @@ package enum LoopbackRequest: Equatable {
             return .refuse(status: "400 Bad Request", message: "This address does not serve that host.")
         }
         let query = target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
-        let states = FormEncoding.decodePairs(query).filter { $0.name == "state" }.map(\.value)
-        guard states.count == 1, let received = states.first, ConstantTime.equals(received, state) else {
+        guard expected.accepts(query: query) else {
             return .refuse(
                 status: "400 Bad Request",
                 message: "This is not the answer to the pending sign-in; the sign-in goes on."
@@ -58,6 +63,49 @@ package enum LoopbackRequest: Equatable {
         { line in
             guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == name else { return nil }
             return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+    }
+}
+
+/// What the pending sign-in's redirect must carry: its `state`, and the server's `iss` when the
+/// server sends one or promises to (RFC 9207 §2.4).
+package struct LoopbackExpectation: Sendable, Hashable {
+    /// The request's `state`.
+    package let state: String
+    /// The server's issuer identifier.
+    package let issuer: String
+    /// Whether the server promised `iss` in every authorization response.
+    package let requiresIssuer: Bool
+
+    /// What the redirect of `request` must carry.
+    package init(_ request: AuthorizationRequest) {
+        self.init(
+            state: request.state,
+            issuer: request.server.issuer.absoluteString,
+            requiresIssuer: request.server.sendsIssuerInAuthorizationResponse
+        )
+    }
+
+    /// What a redirect must carry, given its parts.
+    package init(state: String, issuer: String, requiresIssuer: Bool) {
+        self.state = state
+        self.issuer = issuer
+        self.requiresIssuer = requiresIssuer
+    }
+
+    /// Whether a redirect's query has exactly one `state`, equal to the request's, and at most one
+    /// `iss`, equal to the issuer (present when required).
+    package func accepts(query: String) -> Bool {
+        let pairs = FormEncoding.decodePairs(query)
+        let states = pairs.filter { $0.name == "state" }.map(\.value)
+        let issuers = pairs.filter { $0.name == "iss" }.map(\.value)
+        guard states.count == 1, let received = states.first, ConstantTime.equals(received, state) else {
+            return false
+        }
+        switch issuers.count {
+        case 0: return !requiresIssuer
+        case 1: return issuers.first == issuer
+        default: return false
         }
     }
 }

@@ -35,7 +35,7 @@ enum LoopbackSocket {
                 bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(descriptor, 16) == 0, setNonBlocking(descriptor) else {
+        guard bound == 0, listen(descriptor, 128) == 0, setNonBlocking(descriptor) else {
             let error = failure("listen on 127.0.0.1:\(port)")
             close(descriptor)
             throw error
@@ -60,7 +60,8 @@ enum LoopbackSocket {
         timeout: Duration
     ) -> (listener: Bool, connections: Set<Int32>) {
         var descriptors = ([listener] + connections).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        let milliseconds = Int32(clamping: max(timeout.components.seconds * 1000, 0) + 1)
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int32(clamping: max(seconds * 1000 + attoseconds / 1_000_000_000_000_000, 0) + 1)
         let count = descriptors.withUnsafeMutableBufferPointer {
             poll($0.baseAddress, nfds_t($0.count), milliseconds)
         }
@@ -84,9 +85,12 @@ enum LoopbackSocket {
         return client
     }
 
+    /// Makes `descriptor` non-blocking and closed on exec, so no child process inherits the port.
     private static func setNonBlocking(_ descriptor: Int32) -> Bool {
         let flags = fcntl(descriptor, F_GETFL)
+        let descriptorFlags = fcntl(descriptor, F_GETFD)
         return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
+            && descriptorFlags >= 0 && fcntl(descriptor, F_SETFD, descriptorFlags | FD_CLOEXEC) == 0
     }
 
     private static func failure(_ action: String) -> BearerError {
@@ -109,9 +113,21 @@ final class LoopbackConnection {
         case closed
     }
 
+    /// How long a connection may stay silent before it is closed.
+    static let silenceTimeout: Duration = .seconds(1)
+    /// How long a connection may take to send its whole request.
+    static let requestTimeout: Duration = .seconds(5)
+
     let descriptor: Int32
     let openedAt: ContinuousClock.Instant
     private var bytes: [UInt8] = []
+
+    /// Whether the connection has sent nothing for ``silenceTimeout``, or no whole request within
+    /// ``requestTimeout``: a browser sends its request at once.
+    func hasExpired(at now: ContinuousClock.Instant) -> Bool {
+        let age = openedAt.duration(to: now)
+        return age > Self.requestTimeout || (bytes.isEmpty && age > Self.silenceTimeout)
+    }
 
     init(descriptor: Int32, openedAt: ContinuousClock.Instant) {
         self.descriptor = descriptor

@@ -11,8 +11,8 @@ public import Foundation
 ///
 /// The listener is bound when the agent is created (port 0 picks a free port), so ``redirectURI``
 /// is known before the request is built; it closes when the agent is released. It waits for the
-/// redirect that carries the request's `state`, sent to the registered `Host`, and refuses every
-/// other request while it goes on waiting. It never reports ``AuthorizationAgentOutcome/cancelled``:
+/// redirect that carries the request's `state` (and the server's `iss`), sent to the registered
+/// `Host`, and refuses every other request while it goes on waiting; one sign-in at a time. It never reports ``AuthorizationAgentOutcome/cancelled``:
 /// a browser tab closed by the user cannot be seen, so the wait ends at ``timeout`` or when the
 /// task is cancelled.
 public struct LoopbackAgent: AuthorizationAgent {
@@ -66,7 +66,9 @@ public struct LoopbackAgent: AuthorizationAgent {
         let listener = self.listener
         let timeout = self.timeout
         return try await withThrowingTaskGroup(of: URL.self) { group in
-            group.addTask { try await listener.waitForRedirect(state: request.state, timeout: timeout) }
+            group.addTask {
+                try await listener.waitForRedirect(expecting: LoopbackExpectation(request), timeout: timeout)
+            }
             try await opener.open(request.url)
             guard let redirect = try await group.next() else { throw CancellationError() }
             return .redirect(redirect)
