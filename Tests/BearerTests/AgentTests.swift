@@ -144,7 +144,9 @@ struct LoopbackListenerTests {
         let listener = try LoopbackRedirectListener()
         async let redirect = listener.waitForRedirect(expecting: Self.expected, timeout: .seconds(120))
         var held: [RawClient] = []
-        defer { held.forEach { $0.hangUp() } }
+        defer {
+            for client in held { client.hangUp() }
+        }
         for _ in 0..<(LoopbackRedirectListener.maximumConnections + 8) {
             let client = try RawClient(port: listener.port)
             client.write("G")
