@@ -329,3 +329,46 @@ struct WebAuthenticationDecisionTests {
         }
     }
 }
+
+@Suite("In-app browser sheets: one result per showing")
+struct WebAuthenticationAttemptTests {
+    func outcome(of attempt: WebAuthenticationAttempt) async throws -> AuthorizationAgentOutcome {
+        try await withCheckedThrowingContinuation { attempt.attach($0) }
+    }
+
+    @Test("The sheet's completion, from any thread, is delivered once; later ones are ignored")
+    func completionOnce() async throws {
+        let attempt = WebAuthenticationAttempt()
+        let redirect = Fixtures.url("myapp:/cb?code=c&state=s")
+        Thread { attempt.finish(redirect: redirect, error: nil) }.start()
+        #expect(try await outcome(of: attempt) == .redirect(redirect))
+        attempt.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
+        attempt.cancel()
+        #expect(attempt.isFinished)
+    }
+
+    @Test("A task cancelled before or while the sheet shows gets CancellationError, not the sheet's cancel")
+    func cancellation() async throws {
+        let early = WebAuthenticationAttempt()
+        early.cancel()
+        #expect(early.isFinished, "the sheet need not be shown")
+        await #expect(throws: CancellationError.self) { try await outcome(of: early) }
+
+        let late = WebAuthenticationAttempt()
+        let waiting = Task { try await outcome(of: late) }
+        late.cancel()
+        late.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+    }
+
+    @Test("A user's cancel is an outcome; a sheet that cannot start is a typed failure")
+    func userCancelAndFailure() async throws {
+        let closed = WebAuthenticationAttempt()
+        closed.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
+        #expect(try await outcome(of: closed) == .cancelled)
+        let failed = WebAuthenticationAttempt()
+        failed.fail(BearerError(.agentFailed, "could not start"))
+        let error = await #expect(throws: BearerError.self) { try await outcome(of: failed) }
+        #expect(error?.kind == .agentFailed)
+    }
+}

@@ -6,15 +6,13 @@
     /// window: the way in for UIKit and AppKit apps (iOS, iPadOS, Mac Catalyst, macOS, visionOS).
     ///
     /// ```swift
-    /// let agent = ASWebAuthenticationSessionAgent(anchor: view.window!)
+    /// let agent = ASWebAuthenticationSessionAgent(anchor: window)
     /// let outcome = try await AuthSession.signIn(to: .google, as: client, scopes: ["email"],
     ///                                            using: agent, store: KeychainSessionStore())
     /// ```
     ///
-    /// The redirect URI's custom scheme (or, from iOS 17.4 and macOS 14.4, its https host and
-    /// path) ends the sheet. Closing the sheet is ``AuthorizationAgentOutcome/cancelled``; a
-    /// cancelled task closes it. The decisions live in platform-neutral code tested on every
-    /// platform; this type only drives the sheet.
+    /// The redirect URI's custom scheme (or its https host and path, from iOS 17.4 and macOS
+    /// 14.4) ends the sheet; closing it is ``AuthorizationAgentOutcome/cancelled``.
     @MainActor
     public final class ASWebAuthenticationSessionAgent: NSObject, AuthorizationAgent,
         ASWebAuthenticationPresentationContextProviding
@@ -22,7 +20,7 @@
         private let anchor: ASPresentationAnchor
         /// Whether the sheet keeps no cookies of the user's browser (a second account needs a clean one).
         public let prefersEphemeralWebBrowserSession: Bool
-        private var session: ASWebAuthenticationSession?
+        private var shown: (attempt: WebAuthenticationAttempt, session: ASWebAuthenticationSession)?
 
         /// Creates an agent that presents over `anchor`.
         ///
@@ -37,32 +35,42 @@
         /// Shows the sheet and waits for the redirect; see ``AuthorizationAgent/present(_:)``.
         public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
             let callback = try WebAuthenticationCallback(redirectURI: request.redirectURI)
-            let cancellation = CancellationSignal()
+            let attempt = WebAuthenticationAttempt()
+            defer { if shown?.attempt === attempt { shown = nil } }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let finish: ASWebAuthenticationSession.CompletionHandler = { redirect, error in
-                        continuation.resume(
-                            with: Result {
-                                try WebAuthenticationCompletion.outcome(
-                                    redirect: redirect, error: error, taskCancelled: cancellation.isSignalled)
-                            })
-                    }
+                    attempt.attach(continuation)
+                    guard !attempt.isFinished else { return }
                     do {
-                        let session = try makeSession(request.url, callback: callback, completion: finish)
+                        let session = try makeSession(request.url, callback: callback, completion: Self.finish(attempt))
                         session.presentationContextProvider = self
                         session.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
-                        self.session = session
+                        shown = (attempt, session)
                         if !session.start() {
-                            finish(nil, BearerError(.agentFailed, "The sign-in sheet could not start; try again."))
+                            attempt.fail(BearerError(.agentFailed, "The sign-in sheet could not start; try again."))
                         }
                     } catch {
-                        continuation.resume(throwing: error)
+                        attempt.fail(error)
                     }
                 }
             } onCancel: {
-                cancellation.signal()
-                Task { @MainActor in self.session?.cancel() }
+                attempt.cancel()
+                Task { @MainActor in self.closeSheet(of: attempt) }
             }
+        }
+
+        /// The sheet's completion handler. It is built outside the main actor because AppKit calls it
+        /// on a queue of its own.
+        private nonisolated static func finish(
+            _ attempt: WebAuthenticationAttempt
+        ) -> ASWebAuthenticationSession.CompletionHandler {
+            { redirect, error in attempt.finish(redirect: redirect, error: error) }
+        }
+
+        private func closeSheet(of attempt: WebAuthenticationAttempt) {
+            guard let shown, shown.attempt === attempt else { return }
+            shown.session.cancel()
+            self.shown = nil
         }
 
         private func makeSession(
@@ -71,12 +79,8 @@
             completion: @escaping ASWebAuthenticationSession.CompletionHandler
         ) throws -> ASWebAuthenticationSession {
             if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) {
-                let sessionCallback: ASWebAuthenticationSession.Callback =
-                    switch callback {
-                    case .customScheme(let scheme): .customScheme(scheme)
-                    case .https(let host, let path): .https(host: host, path: path)
-                    }
-                return ASWebAuthenticationSession(url: url, callback: sessionCallback, completionHandler: completion)
+                return ASWebAuthenticationSession(
+                    url: url, callback: callback.sessionCallback, completionHandler: completion)
             }
             let scheme = try callback.requireCustomScheme()
             return ASWebAuthenticationSession(url: url, callbackURLScheme: scheme, completionHandler: completion)

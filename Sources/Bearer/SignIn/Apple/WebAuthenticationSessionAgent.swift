@@ -41,14 +41,9 @@
                 prefersEphemeralWebBrowserSession ? .ephemeral : .shared
             do {
                 if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, watchOS 10.4, *) {
-                    let sessionCallback: ASWebAuthenticationSession.Callback =
-                        switch callback {
-                        case .customScheme(let scheme): .customScheme(scheme)
-                        case .https(let host, let path): .https(host: host, path: path)
-                        }
                     return .redirect(
                         try await session.authenticate(
-                            using: request.url, callback: sessionCallback, preferredBrowserSession: browser,
+                            using: request.url, callback: callback.sessionCallback, preferredBrowserSession: browser,
                             additionalHeaderFields: [:]))
                 }
                 return .redirect(
