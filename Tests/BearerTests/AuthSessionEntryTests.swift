@@ -68,9 +68,9 @@ struct AuthSessionEntryTests {
             _ = try await session.data(for: URLRequest(url: Fixtures.url("http://api.example.com/")))
         }
         await #expect(throws: AppError(wrapped: "invalidConfiguration")) {
-            _ = try await session.addScopes(["bad scope"])
+            _ = try await session.authorizationRequest(adding: ["bad scope"])
         }
-        let request = try #require(try await session.addScopes(["drive"]))
+        let request = try #require(try await session.authorizationRequest(adding: ["drive"]))
         let redirect = Fixtures.url("com.example.app:/oauth2callback?code=c&state=\(request.state)")
         let response = try AuthorizationResponse(redirect: redirect, for: request)
         await #expect(throws: AppError(wrapped: "network")) {

@@ -83,13 +83,15 @@ struct AuthSessionRequestTests {
         #expect(await session.hasGranted("email"))
         #expect(await !session.hasGranted("profile"))
         #expect(
-            try await session.addScopes(["https://www.googleapis.com/auth/userinfo.email", "drive.readonly"]) == nil)
+            try await session.authorizationRequest(adding: [
+                "https://www.googleapis.com/auth/userinfo.email", "drive.readonly",
+            ]) == nil)
     }
 
     @Test("addScopes asks for the sorted union with include_granted_scopes and login_hint")
     func addScopesRequest() async throws {
         let (session, _, _) = try await base.makeSession()
-        let request = try #require(try await session.addScopes(["drive.file", "email"]))
+        let request = try #require(try await session.authorizationRequest(adding: ["drive.file", "email"]))
         #expect(request.scopes == ["drive.file", "drive.readonly", "email"])
         #expect(request.additionalParameters["include_granted_scopes"] == "true")
         #expect(request.additionalParameters["login_hint"] == "user@example.com")
@@ -98,7 +100,7 @@ struct AuthSessionRequestTests {
     @Test("Completing addScopes merges the grant into the same session and saves it")
     func completeAddScopes() async throws {
         let (session, transport, store) = try await base.makeSession()
-        let request = try #require(try await session.addScopes(["openid", "drive.file"]))
+        let request = try #require(try await session.authorizationRequest(adding: ["openid", "drive.file"]))
         let idToken = Fixtures.idToken(for: request, subject: "user-1", issuedAt: Fixtures.epoch)
         await transport.enqueue(
             .json(
@@ -119,7 +121,7 @@ struct AuthSessionRequestTests {
     func addScopesOtherUser() async throws {
         let (session, transport, store) = try await base.makeSession()
         let before = await session.state
-        let request = try #require(try await session.addScopes(["openid", "drive.file"]))
+        let request = try #require(try await session.authorizationRequest(adding: ["openid", "drive.file"]))
         let idToken = Fixtures.idToken(for: request, subject: "someone-else", issuedAt: Fixtures.epoch)
         await transport.enqueue(
             .json(200, #"{"access_token":"x","token_type":"Bearer","refresh_token":"y","id_token":"\#(idToken)"}"#)

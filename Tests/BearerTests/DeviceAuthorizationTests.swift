@@ -124,13 +124,25 @@ struct DeviceAuthorizationTests {
 
     @Test("A verification address that is not https, or a user code with control characters, is refused")
     func refusesUnsafeVerification() async throws {
-        let cases = [
-            #"{"device_code":"d","user_code":"AB","verification_uri":"http://auth.example.com/device","expires_in":60}"#,
-            #"{"device_code":"d","user_code":"AB","verification_uri":"javascript:alert(1)","expires_in":60}"#,
-            #"{"device_code":"d","user_code":"AB","verification_uri":"https://auth.example.com/device","verification_uri_complete":"http://evil.example/x","expires_in":60}"#,
-            #"{"device_code":"d","user_code":"AB\u001b[2J","verification_uri":"https://auth.example.com/device","expires_in":60}"#,
+        let cases: [(String, BearerError.Kind)] = [
+            (
+                #"{"device_code":"d","user_code":"AB","verification_uri":"http://auth.example.com/device","expires_in":60}"#,
+                .insecureEndpoint
+            ),
+            (
+                #"{"device_code":"d","user_code":"AB","verification_uri":"javascript:alert(1)","expires_in":60}"#,
+                .insecureEndpoint
+            ),
+            (
+                #"{"device_code":"d","user_code":"AB","verification_uri":"https://auth.example.com/device","verification_uri_complete":"http://evil.example/x","expires_in":60}"#,
+                .insecureEndpoint
+            ),
+            (
+                #"{"device_code":"d","user_code":"AB\u001b[2J","verification_uri":"https://auth.example.com/device","expires_in":60}"#,
+                .invalidResponse
+            ),
         ]
-        for body in cases {
+        for (body, kind) in cases {
             let error = await #expect(throws: BearerError.self, "\(body)") {
                 try await DeviceAuthorization.start(
                     server: server,
@@ -139,7 +151,7 @@ struct DeviceAuthorizationTests {
                     using: RecordingTransport(replies: [.json(200, body)])
                 )
             }
-            #expect(error?.kind == .insecureEndpoint || error?.kind == .invalidResponse, "\(body)")
+            #expect(error?.kind == kind, "\(body)")
         }
     }
 }

@@ -117,14 +117,36 @@ struct SignInTests {
 
     @Test("Google's server gets Google's configuration unless another is given")
     func googleConfigurationByDefault() async throws {
-        let session = try await AuthSession.save(
-            AuthState(server: .google, client: Fixtures.publicClient, accessToken: AccessToken("at")),
-            to: InMemorySessionStore(), key: "g", transport: RecordingTransport(replies: []))
-        #expect(session.configuration.allowedHosts == ["*.googleapis.com"])
+        func signIn(configuration: AuthSession.Configuration?) async throws -> AuthSession {
+            let outcome = try await AuthSession.signIn(
+                to: .google, as: Fixtures.publicClient, scopes: ["email"], using: ScriptedAgent.approving(),
+                store: InMemorySessionStore(), transport: RecordingTransport(replies: [Self.tokens]),
+                configuration: configuration)
+            return try #require(outcome.session)
+        }
+        #expect(try await signIn(configuration: nil).configuration.allowedHosts == ["*.googleapis.com"])
+        let mine = AuthSession.Configuration(allowedHosts: ["api.example.com"])
+        #expect(try await signIn(configuration: mine).configuration.allowedHosts == ["api.example.com"])
         let other = try await AuthSession.save(
             AuthState(server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at")),
             to: InMemorySessionStore(), key: "o", transport: RecordingTransport(replies: []))
         #expect(other.configuration.allowedHosts == nil)
+    }
+
+    @Test("A sign-in that cannot be saved revokes its grant and reports the store's error")
+    func unsavedSignInIsRevoked() async throws {
+        let store = FaultyStore()
+        await store.setFailsSaves(true)
+        let transport = RecordingTransport(replies: [Self.tokens, .text(200, contentType: "text/plain", "")])
+        let error = await #expect(throws: BearerError.self) {
+            _ = try await AuthSession.signIn(
+                to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"], using: ScriptedAgent.approving(),
+                store: store, transport: transport)
+        }
+        #expect(error?.kind == .storageFailure)
+        let revocation = try #require(await transport.requests.last)
+        #expect(revocation.url?.absoluteString == "https://auth.example.com/revoke")
+        #expect(revocation.formBody["token"] == "rt-1")
     }
 }
 

@@ -68,11 +68,18 @@ struct AgentEndToEndTests {
                 to: server, as: try TestServer.client("bearer-cli"), scopes: ["email"], using: waiting,
                 store: store, key: "e2e", transport: TestServer.transport)
         }
-        for await _ in opened.stream { break }
+        var shown: URL?
+        for await url in opened.stream {
+            shown = url
+            break
+        }
         signingIn.cancel()
         await #expect(throws: CancellationError.self) { try await signingIn.value }
         #expect(try await store.keys().isEmpty)
-        var late = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/callback?state=x")))
+        // The real answer, with the request's state, now finds nobody waiting for it.
+        let items = URLComponents(url: try #require(shown), resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let state = try #require(items.first { $0.name == "state" }?.value)
+        var late = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(port)/callback?code=c&state=\(state)")))
         late.timeoutInterval = 2
         let answer = try? await TestServer.transport.send(late)
         #expect(answer?.1.statusCode != 200, "nothing answers the redirect after a cancel")

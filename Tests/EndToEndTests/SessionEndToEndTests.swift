@@ -81,7 +81,7 @@ struct SessionEndToEndTests {
         #expect(refused?.code == .insufficientScope)
         #expect(refused?.requiredScopes.isEmpty == false)
 
-        let request = try #require(try await session.addScopes(["drive.readonly"]))
+        let request = try #require(try await session.authorizationRequest(adding: ["drive.readonly"]))
         #expect(request.additionalParameters["include_granted_scopes"] == "true")
         #expect(request.additionalParameters["login_hint"] == "alice@example.com")
         let redirect = try await Browser.authorize(request.url)
@@ -93,7 +93,7 @@ struct SessionEndToEndTests {
         #expect(await session.user?.subject == state.user?.subject)
         let (_, after) = try await session.data(for: try TestServer.driveAbout)
         #expect(after.statusCode == 200)
-        #expect(try await session.addScopes(["drive.readonly", "email"]) == nil)
+        #expect(try await session.authorizationRequest(adding: ["drive.readonly", "email"]) == nil)
     }
 
     @Test("An access token the server no longer accepts makes data(for:) refresh once and succeed")

@@ -18,8 +18,8 @@ extension AuthSession {
     ///   - additionalParameters: Extra parameters.
     /// - Returns: The request, or `nil` when everything is already granted.
     /// - Throws: ``BearerError`` for a bad scope or configuration.
-    public func addScopes(
-        _ scopes: [String],
+    public func authorizationRequest(
+        adding scopes: [String],
         redirectURI: URL? = nil,
         additionalParameters: [String: String] = [:]
     ) throws -> AuthorizationRequest? {
@@ -39,7 +39,7 @@ extension AuthSession {
     ///
     /// - Parameters:
     ///   - response: The checked redirect.
-    ///   - request: The request from ``addScopes(_:redirectURI:additionalParameters:)``.
+    ///   - request: The request from ``authorizationRequest(adding:redirectURI:additionalParameters:)``.
     /// - Returns: The merged session.
     /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered (the session is
     ///   unchanged); the exchange's and the store's errors.
@@ -83,8 +83,8 @@ extension AuthSession {
         additionalParameters: [String: String] = [:]
     ) async throws -> ScopeUpgradeOutcome {
         guard
-            let request = try addScopes(
-                scopes, redirectURI: agent.redirectURI, additionalParameters: additionalParameters)
+            let request = try authorizationRequest(
+                adding: scopes, redirectURI: agent.redirectURI, additionalParameters: additionalParameters)
         else { return .alreadyGranted }
         let outcome: AuthorizationAgentOutcome
         let response: AuthorizationResponse

@@ -30,7 +30,8 @@ extension AuthSession {
     ///   (nothing is saved then).
     /// - Throws: ``OAuthError`` when the server refused (`access_denied` when the user declined);
     ///   ``BearerError`` when the redirect fails a check, the exchange fails, the agent cannot show
-    ///   the page, or the session cannot be saved; `CancellationError` when the task was cancelled.
+    ///   the page, or the session cannot be saved (its grant is then revoked, so no unsaved token
+    ///   stays valid); `CancellationError` when the task was cancelled.
     public static func signIn(
         to server: AuthorizationServer,
         as client: Client,
@@ -60,7 +61,7 @@ extension AuthSession {
         } catch {
             throw configuration.rewriteError(error)
         }
-        let session = try await save(
+        let session = try await saveOrRevoke(
             state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
         return .signedIn(session)
     }
@@ -112,8 +113,29 @@ extension AuthSession {
         } catch {
             throw configuration.rewriteError(error)
         }
-        return try await save(
+        return try await saveOrRevoke(
             state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
+    }
+
+    /// Saves a new sign-in; when it cannot be saved, revokes its grant (best effort) before
+    /// reporting the store's error, so no token the app cannot keep stays valid at the server.
+    private static func saveOrRevoke(
+        _ state: AuthState,
+        to store: any SessionStore,
+        key: String,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration
+    ) async throws -> AuthSession {
+        do {
+            return try await save(
+                state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
+        } catch {
+            if let revocation = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil {
+                try? await revocation.send(using: transport, clock: clock)
+            }
+            throw error
+        }
     }
 }
 

@@ -41,9 +41,9 @@ extension AuthSession {
     /// when revocation fails; the failure is returned. Both happen under the store's lock, with
     /// the latest stored tokens, so a refresh token another process rotated is the one revoked.
     ///
-    /// - Returns: Whether the server revoked the grant.
+    /// - Returns: Whether the server revoked the grant; when it did not (``RevocationOutcome/failed(_:)``),
+    ///   tell the user the grant may still be valid and where to revoke it.
     /// - Throws: The store's error when the session cannot be removed.
-    @discardableResult
     public func disconnect() async throws -> RevocationOutcome {
         try await funnel {
             try await self.store.withExclusiveAccess(to: self.key) {

@@ -42,13 +42,13 @@ public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable 
             return pending
         }
         replaced?.finish(.success(.cancelled))
-        do {
-            try await opener.open(request.url)
-        } catch {
-            finish(authorization, with: .failure(error))
-        }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            do {
+                try await opener.open(request.url)
+            } catch {
+                finish(authorization, with: .failure(error))
+            }
+            return try await withCheckedThrowingContinuation { continuation in
                 authorization.attach(continuation)
             }
         } onCancel: {
