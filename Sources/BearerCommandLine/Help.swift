@@ -71,11 +71,11 @@ enum Help {
         null), needs_reauthentication, issuer, client_id, session_file.
         """,
         "add-scopes": """
-        usage: bearer add-scopes SCOPE… [--profile NAME] [--open-with CMD] [--no-open]
+        usage: bearer add-scopes SCOPE… [--profile NAME] [--open-with CMD] [--no-open] [--timeout SECONDS]
 
         Asks for more scopes on the same session (include_granted_scopes=true, login_hint = the
         user's email) through the browser, and merges the answer into the profile. Scopes already
-        granted are not asked for again.
+        granted are not asked for again. --timeout limits the wait for the browser (300 s).
         """,
         "logout": """
         usage: bearer logout [--profile NAME]

@@ -103,7 +103,7 @@ enum LogoutCommand {
 enum AddScopesCommand {
     static let spec = CommandSpec(
         name: "add-scopes",
-        valueOptions: ["open-with"],
+        valueOptions: ["open-with", "timeout"],
         flags: ["no-open"],
         positionals: 1...Int.max,
         positionalName: "SCOPE…"
@@ -111,11 +111,13 @@ enum AddScopesCommand {
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let scopes = arguments.positionals.flatMap(Scopes.parse)
+        let timeout = try Timeout.seconds(arguments, command: "add-scopes")
         let session = try await Profile(arguments, environment).session()
         let agent = try LoopbackAgent(
+            timeout: .seconds(timeout),
             opener: BrowserSignIn.opener(
                 opening: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
-                timeout: 300,
+                timeout: timeout,
                 console: environment.console
             )
         )
