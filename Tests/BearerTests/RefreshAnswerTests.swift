@@ -80,7 +80,8 @@ struct RefreshAnswerTests {
         let response = TokenResponse(accessToken: AccessToken("at-2"))
         let expiry = Fixtures.epoch.addingTimeInterval(3600)
         #expect(state.applying(refresh: response, clock: .fixed(expiry)).idToken == nil)
-        #expect(state.applying(refresh: response, clock: .fixed(expiry.addingTimeInterval(-1))).idToken == state.idToken)
+        #expect(
+            state.applying(refresh: response, clock: .fixed(expiry.addingTimeInterval(-1))).idToken == state.idToken)
         #expect(state.applying(refresh: response, clock: .fixed(expiry)).user == state.user)
     }
 
@@ -134,7 +135,9 @@ struct RefreshAnswerTests {
         var atLimit: JSONValue = 1
         for _ in 1..<limit { atLimit = .array([atLimit]) }
         let deeper: JSONValue = .array([atLimit])
-        let nesting = try TokenResponse(json: ["access_token": "at", "token_type": "Bearer", "ok": atLimit, "no": deeper])
+        let nesting = try TokenResponse(json: [
+            "access_token": "at", "token_type": "Bearer", "ok": atLimit, "no": deeper,
+        ])
         #expect(Array(nesting.additionalParameters.keys) == ["ok"])
     }
 

@@ -31,7 +31,10 @@ package enum Scopes {
 
     /// The scope quoted, with control characters shown as `\u{…}` so a message never carries them.
     private static func describe(_ scope: String) -> String {
-        "\"" + scope.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() + "\""
+        "\""
+            + scope.unicodeScalars.map {
+                $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+            }.joined() + "\""
     }
 
     /// Removes duplicates, keeping the first of each.

@@ -28,7 +28,8 @@ extension AuthorizationServer {
         for documentURL in try metadataURLs(for: issuer) {
             var request = URLRequest(url: documentURL)
             request.setValue("application/json", forHTTPHeaderField: "Accept")
-            let (data, response) = try await transport.sendReportingNetworkErrors(request)
+            let (data, response) = try await transport.sendReportingNetworkErrors(
+                request, maximumBodySize: OAuthEndpoint.maximumBodySize)
             if (200..<300).contains(response.statusCode) {
                 return try AuthorizationServer(
                     metadata: data,

@@ -88,7 +88,8 @@ extension AuthState: Codable {
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
         try container.encodeIfPresent(refreshTokenExpiresAt, forKey: .refreshTokenExpiresAt)
         try container.encodeIfPresent(idToken, forKey: .idToken)
-        try container.encodeIfPresent(idTokenRejection.map { StoredRejection(reason: $0.reason) }, forKey: .idTokenRejection)
+        try container.encodeIfPresent(
+            idTokenRejection.map { StoredRejection(reason: $0.reason) }, forKey: .idTokenRejection)
         try container.encode(grantedScopes, forKey: .grantedScopes)
         try container.encode(requestedScopes, forKey: .requestedScopes)
         try container.encodeIfPresent(user, forKey: .user)

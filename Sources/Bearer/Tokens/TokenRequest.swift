@@ -113,7 +113,8 @@ public struct TokenRequest: Sendable, Hashable {
 extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
     public var description: String {
-        let authentication = client.secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
+        let authentication =
+            client.secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
         return "TokenRequest(\(endpoint.absoluteString), \(OAuthEndpoint.describe(parameters)), "
             + "client authentication: \(authentication))"
     }

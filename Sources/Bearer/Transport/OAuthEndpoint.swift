@@ -55,7 +55,8 @@ struct OAuthEndpoint: Sendable {
                 client: client,
                 server: server,
                 alwaysSendingClientID: alwaysSendsClientID
-            )
+            ),
+            maximumBodySize: Self.maximumBodySize
         )
     }
 
@@ -172,8 +173,17 @@ struct OAuthEndpoint: Sendable {
 extension HTTPTransport {
     /// Sends `request`, turning a failure to get any response into a ``BearerError`` of kind
     /// ``BearerError/Kind/network``; cancellation and Bearer's own errors pass through.
-    func sendReportingNetworkErrors(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - maximumBodySize: For an OAuth endpoint, the most bytes of answer to read; `nil` for a
+    ///     resource server's answer, read whole.
+    func sendReportingNetworkErrors(
+        _ request: URLRequest,
+        maximumBodySize: Int? = nil
+    ) async throws -> (Data, HTTPURLResponse) {
         do {
+            if let maximumBodySize { return try await send(request, maximumBodySize: maximumBodySize) }
             return try await send(request)
         } catch let error as BearerError {
             throw error
