@@ -64,8 +64,8 @@ public final class URLSessionTransport: HTTPTransport {
     ///   - maximumBodySize: The most bytes of body to read.
     /// - Returns: The body and the response.
     /// - Throws: ``BearerError/Kind/unexpectedResponse`` for a larger answer (nothing past the
-    ///   limit is read); `URLError` with code `.timedOut` past the deadline, or when no HTTP
-    ///   response arrives.
+    ///   limit is read); ``BearerError/Kind/network`` with an underlying `URLError` `.timedOut`
+    ///   past the deadline; `URLError` when no HTTP response arrives.
     public func send(_ request: URLRequest, maximumBodySize: Int) async throws -> (Data, HTTPURLResponse) {
         try await exchange(request, limit: maximumBodySize, deadline: exchangeDeadline)
     }
@@ -78,7 +78,17 @@ public final class URLSessionTransport: HTTPTransport {
         let timer = deadline.map { deadline in
             Task {
                 try await Task.sleep(for: deadline)
-                exchanges.fail(task, with: URLError(.timedOut))
+                let host = request.url?.host ?? "the server"
+                let seconds = deadline.components.seconds
+                exchanges.fail(
+                    task,
+                    with: BearerError(
+                        .network,
+                        "No response from \(host) within \(seconds) s: its answer did not finish in time. Try again "
+                            + "later, or allow more time.",
+                        underlyingError: URLError(.timedOut)
+                    )
+                )
             }
         }
         defer { timer?.cancel() }

@@ -90,7 +90,6 @@ enum POSIXFile {
         let descriptor: Int32
         if let reservation {
             (temporary, descriptor) = (reservation.path, reservation.descriptor)
-            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure("rewind", temporary) }
         } else {
             temporary = temporaryPath(for: path, in: directory)
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -103,6 +102,7 @@ enum POSIXFile {
         do {
             defer { close(descriptor) }
             guard fchmod(descriptor, 0o600) == 0 else { throw failure("set the mode of", temporary) }
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure("rewind", temporary) }
             try data.withUnsafeBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
