@@ -60,7 +60,7 @@ struct AuthSessionIDTokenTests {
         #expect(await session.state.accessToken?.value == "at-2")
     }
 
-    @Test("A refresh answer without an ID token drops the expired one and says so")
+    @Test("A refresh answer without an ID token drops the expired one and says so, then sends nothing more")
     func answerWithoutIDTokenIsMissingIDToken() async throws {
         let (session, transport, _) = try await makeSession(replies: [refreshReply(idToken: nil)])
         clock.advance(by: 3600)
@@ -69,5 +69,8 @@ struct AuthSessionIDTokenTests {
         #expect(await session.state.idToken == nil)
         #expect(await session.state.accessToken?.value == "at-2")
         #expect(await transport.requests.count == 1)
+        let again = await #expect(throws: BearerError.self) { try await session.freshIDToken() }
+        #expect(again?.kind == .missingIDToken)
+        #expect(await transport.requests.count == 1, "with no ID token left, nothing is sent")
     }
 }

@@ -14,12 +14,15 @@ extension AuthSession {
     ///
     /// - Returns: The ID token.
     /// - Throws: As ``authorize(_:)``; ``BearerError/Kind/missingIDToken`` when the server issued
-    ///   no ID token (sign in with the `openid` scope) or its refresh answer carried none.
+    ///   no ID token (sign in with the `openid` scope) or its refresh answer carried none; the
+    ///   session then holds none, and later calls fail the same way without a request.
     public func freshIDToken() async throws -> IDToken {
         try await funnel {
             let leeway = self.configuration.refreshLeeway
             var state = try await self.freshState()
-            if state.idTokenNeedsRefresh(at: self.clock.now(), leeway: leeway) {
+            // Without any ID token there is nothing to renew: the server issues none (no openid
+            // scope) or none with refreshes, and refreshing on every call would not change that.
+            if state.idToken != nil, state.idTokenNeedsRefresh(at: self.clock.now(), leeway: leeway) {
                 state = try await self.freshState(rejecting: state.accessToken ?? AccessToken(""))
             }
             guard let idToken = state.idToken, !state.idTokenNeedsRefresh(at: self.clock.now(), leeway: 0) else {
