@@ -71,6 +71,7 @@ public enum GTMOAuth2PersistenceString {
         let subject = fields["userID"]
         var metadata: [String: String] = [:]
         if let serviceProvider = fields["serviceProvider"] { metadata["serviceProvider"] = serviceProvider }
+        if let text = fields["userEmailIsVerified"] { metadata[unknownFieldPrefix + "userEmailIsVerified"] = text }
         for (key, value) in fields where !knownKeys.contains(key) {
             metadata[unknownFieldPrefix + key] = value
         }
@@ -110,7 +111,12 @@ public enum GTMOAuth2PersistenceString {
                 if let verified = user.emailVerified { fields["isVerified"] = verified ? "1" : "0" }
             case .gtmAppAuth:
                 if let email = user.email { fields["userEmail"] = email }
-                if let verified = user.emailVerified { fields["userEmailIsVerified"] = verified ? "true" : "false" }
+                // GTMAppAuth writes back the text it read; "true"/"false" when there was none.
+                let read = state.metadata[unknownFieldPrefix + "userEmailIsVerified"]
+                if let verified = user.emailVerified {
+                    fields["userEmailIsVerified"] =
+                        read.flatMap { objectiveCBoolValue($0) == verified ? $0 : nil } ?? (verified ? "true" : "false")
+                }
             }
         }
         for (key, value) in state.metadata where key.hasPrefix(unknownFieldPrefix) {

@@ -83,7 +83,7 @@ struct GTMOAuth2PersistenceStringTests {
         #expect(state.user?.emailVerified == expected)
     }
 
-    @Test("The GTMAppAuth dialect writes every field back, sorted, with reserved characters escaped")
+    @Test("The GTMAppAuth dialect writes GTMAppAuth's own string back byte for byte, verified flag included")
     func writesGTMAppAuthDialect() throws {
         let original = try Fixture.text("gtmappauth-dialect.txt")
         let state = try GTMOAuth2PersistenceString.decode(original, server: .google, client: try Fixture.googleClient())
@@ -91,8 +91,12 @@ struct GTMOAuth2PersistenceStringTests {
         #expect(
             written
                 == "access_token=access_token&refresh_token=refresh_token&scope=profile&serviceProvider=fooProvider"
-                + "&userEmail=foo%40foo.com&userEmailIsVerified=true&userID=123456789"
+                + "&userEmail=foo%40foo.com&userEmailIsVerified=y&userID=123456789"
         )
+        #expect(written == original)
+        var changed = state
+        changed.user?.emailVerified = false
+        #expect(GTMOAuth2PersistenceString.encode(changed, dialect: .gtmAppAuth).contains("userEmailIsVerified=false"))
         let again = try GTMOAuth2PersistenceString.decode(written, server: .google, client: try Fixture.googleClient())
         #expect(again == state)
     }

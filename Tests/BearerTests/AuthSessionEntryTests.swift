@@ -67,7 +67,7 @@ struct AuthSessionEntryTests {
         await #expect(throws: AppError(wrapped: "insecureEndpoint")) {
             _ = try await session.data(for: URLRequest(url: Fixtures.url("http://api.example.com/")))
         }
-        await #expect(throws: AppError(wrapped: "invalidConfiguration")) {
+        await #expect(throws: AppError(wrapped: "invalidScope")) {
             _ = try await session.authorizationRequest(adding: ["bad scope"])
         }
         let request = try #require(try await session.authorizationRequest(adding: ["drive"]))

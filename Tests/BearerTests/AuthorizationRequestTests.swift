@@ -94,6 +94,6 @@ struct AuthorizationRequestTests {
         server.authorizationEndpoint = Fixtures.url("http://auth.example.com/authorize")
         #expect(throws: BearerError.self) { try Fixtures.request(server: server) }
         let error = #expect(throws: BearerError.self) { try Fixtures.request(scopes: ["a b"]) }
-        #expect(error?.kind == .invalidConfiguration)
+        #expect(error?.kind == .invalidScope)
     }
 }

@@ -19,6 +19,46 @@ struct ConfigurationTests {
         #expect(throws: BearerError.self) { try Client.googleiOS(clientID: "bad id.apps") }
     }
 
+    @Test("A Google iOS client's scheme is lowercased, so a client ID in any case gives one redirect URI")
+    func googleiOSRedirectIsLowercased() throws {
+        let upper = try Client.googleiOS(clientID: "123-ABC.apps.googleusercontent.com")
+        let lower = try Client.googleiOS(clientID: "123-abc.apps.googleusercontent.com")
+        #expect(upper.redirectURI.absoluteString == "com.googleusercontent.apps.123-abc:/oauth2callback")
+        #expect(upper.redirectURI == lower.redirectURI)
+        #expect(upper.id == "123-ABC.apps.googleusercontent.com")
+    }
+
+    @Test("An unusable optional endpoint is left out; the rest of the document is used")
+    func discoveryDropsUnusableOptionalEndpoints() throws {
+        let issuer = "https://id.example.com"
+        let document = """
+            {"issuer":"\(issuer)","authorization_endpoint":"\(issuer)/authorize","token_endpoint":"\(issuer)/token",
+            "revocation_endpoint":"http://id.example.com/revoke","userinfo_endpoint":42,
+            "device_authorization_endpoint":"not a url"}
+            """
+        let server = try AuthorizationServer(metadata: Data(document.utf8), expectedIssuer: Fixtures.url(issuer))
+        #expect(server.tokenEndpoint.absoluteString == "https://id.example.com/token")
+        #expect(server.revocationEndpoint == nil)
+        #expect(server.userinfoEndpoint == nil)
+        #expect(server.deviceAuthorizationEndpoint == nil)
+    }
+
+    @Test("Required endpoints stay strict: missing, not a URL, or not https fails the document")
+    func discoveryKeepsRequiredEndpointsStrict() {
+        let issuer = "https://id.example.com"
+        let cases = [
+            #""token_endpoint":"\#(issuer)/token""#,
+            #""authorization_endpoint":"http://id.example.com/a","token_endpoint":"\#(issuer)/token""#,
+            #""authorization_endpoint":"\#(issuer)/a","token_endpoint":7"#,
+        ]
+        for fields in cases {
+            let document = #"{"issuer":"\#(issuer)",\#(fields)}"#
+            #expect(throws: BearerError.self, "\(fields)") {
+                try AuthorizationServer(metadata: Data(document.utf8), expectedIssuer: Fixtures.url(issuer))
+            }
+        }
+    }
+
     @Test("The Google preset holds Google's endpoints")
     func googlePreset() {
         let google = AuthorizationServer.google

@@ -42,6 +42,29 @@ struct IDTokenTests {
         #expect(throws: BearerError.self) { try validate(try token(["iss": "https://auth.example.com/"])) }
     }
 
+    @Test("Google's ID tokens may name either issuer spelling; other servers' must match exactly")
+    func googleIssuerSpellings() throws {
+        let clock = WallClock.fixed(now)
+        for spelling in ["https://accounts.google.com", "accounts.google.com"] {
+            let google = try token(["iss": .string(spelling)])
+            #expect(throws: Never.self) {
+                try google.validate(for: .google, clientID: "client-123", nonce: "n-1", clock: clock)
+            }
+        }
+        #expect(throws: BearerError.self) {
+            try token(["iss": "accounts.google.com."]).validate(
+                for: .google, clientID: "client-123", nonce: "n-1", clock: clock)
+        }
+        let bare = try token(["iss": "auth.example.com"])
+        #expect(throws: BearerError.self) {
+            try bare.validate(for: Fixtures.server, clientID: "client-123", nonce: "n-1", clock: clock)
+        }
+        #expect(throws: BearerError.self) {
+            try token(["iss": "accounts.google.com"]).validate(
+                issuer: "https://accounts.google.com", clientID: "client-123", nonce: "n-1", clock: clock)
+        }
+    }
+
     @Test("aud may be a string or an array; several audiences need azp equal to the client")
     func audience() throws {
         try validate(try token(["aud": .array(["client-123"])]))

@@ -32,6 +32,8 @@ struct FaultInjectionEndToEndTests {
         Fault(mode: "invalid_client", exitCode: 1, message: "invalid_client"),
         Fault(mode: "slow_down", exitCode: 69, message: "slow_down"),
         Fault(mode: "huge", exitCode: 1, message: "far more than an OAuth response"),
+        Fault(mode: "huge-unsized", exitCode: 1, message: "far more than an OAuth response"),
+        Fault(mode: "trickle", exitCode: 69, message: "within 2 s: its answer did not finish"),
         Fault(mode: "invalid_grant", exitCode: 77, message: "bearer login"),
     ]
 

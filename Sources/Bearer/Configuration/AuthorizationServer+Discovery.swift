@@ -28,7 +28,8 @@ extension AuthorizationServer {
         for documentURL in try metadataURLs(for: issuer) {
             var request = URLRequest(url: documentURL)
             request.setValue("application/json", forHTTPHeaderField: "Accept")
-            let (data, response) = try await transport.sendReportingNetworkErrors(request)
+            let (data, response) = try await transport.sendReportingNetworkErrors(
+                request, maximumBodySize: OAuthEndpoint.maximumBodySize)
             if (200..<300).contains(response.statusCode) {
                 return try AuthorizationServer(
                     metadata: data,
@@ -46,6 +47,11 @@ extension AuthorizationServer {
     }
 
     /// Reads a metadata document (OpenID Connect Discovery §3, RFC 8414 §2).
+    ///
+    /// The issuer and the authorization and token endpoints are required, and must be https (or
+    /// allowed loopback http). An optional endpoint (revocation, device authorization, UserInfo)
+    /// that is not such a URL is left out, so the rest of the server can still be used; what needs
+    /// it then fails saying the server has none.
     ///
     /// - Parameters:
     ///   - metadata: The JSON document.
@@ -67,18 +73,20 @@ extension AuthorizationServer {
                     + "Use the issuer exactly as the server publishes it."
             )
         }
-        func endpoint(_ name: String, required: Bool) throws -> URL? {
+        func endpoint(_ name: String) throws -> URL {
             guard let value = document[name] else {
-                if required {
-                    throw BearerError(.invalidDiscoveryDocument, "The server metadata has no \"\(name)\".")
-                }
-                return nil
+                throw BearerError(.invalidDiscoveryDocument, "The server metadata has no \"\(name)\".")
             }
             guard let text = value.stringValue, let url = URL(string: text), url.host != nil else {
                 throw BearerError(.invalidDiscoveryDocument, "The server metadata's \"\(name)\" is not a URL.")
             }
             try EndpointSecurity.check(url, allowingInsecureLoopback: allowingInsecureLoopback)
             return url
+        }
+        // An optional endpoint that cannot be used is left out: the server works without it, and
+        // what needs it fails then, saying the server has none.
+        func optionalEndpoint(_ name: String) -> URL? {
+            try? endpoint(name)
         }
         if case .array(let methods)? = document["code_challenge_methods_supported"],
             !methods.contains(.string(PKCE.challengeMethod))
@@ -89,18 +97,13 @@ extension AuthorizationServer {
                     + "which Bearer requires (RFC 7636 §4.2)."
             )
         }
-        guard let authorizationEndpoint = try endpoint("authorization_endpoint", required: true),
-            let tokenEndpoint = try endpoint("token_endpoint", required: true)
-        else {
-            throw BearerError(.invalidDiscoveryDocument, "The server metadata lacks an endpoint.")
-        }
         self.init(
             issuer: issuerURL,
-            authorizationEndpoint: authorizationEndpoint,
-            tokenEndpoint: tokenEndpoint,
-            revocationEndpoint: try endpoint("revocation_endpoint", required: false),
-            deviceAuthorizationEndpoint: try endpoint("device_authorization_endpoint", required: false),
-            userinfoEndpoint: try endpoint("userinfo_endpoint", required: false),
+            authorizationEndpoint: try endpoint("authorization_endpoint"),
+            tokenEndpoint: try endpoint("token_endpoint"),
+            revocationEndpoint: optionalEndpoint("revocation_endpoint"),
+            deviceAuthorizationEndpoint: optionalEndpoint("device_authorization_endpoint"),
+            userinfoEndpoint: optionalEndpoint("userinfo_endpoint"),
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?
                 .boolValue ?? false,
             allowsInsecureLoopback: allowingInsecureLoopback

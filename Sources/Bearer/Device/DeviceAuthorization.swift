@@ -31,7 +31,9 @@ public struct DeviceAuthorization: Sendable, Hashable {
     /// The polling interval the server asked for (5 s when it did not say).
     public let interval: TimeInterval
 
-    /// Asks the device authorization endpoint for codes (RFC 8628 §3.1).
+    /// Asks the device authorization endpoint for codes (RFC 8628 §3.1). The request always
+    /// carries `client_id` in its body, as §3.1 requires, even when the client also authenticates
+    /// with HTTP Basic; at Google the client secret goes in the body too.
     ///
     /// - Parameters:
     ///   - server: The server; it must have a device authorization endpoint.
@@ -40,7 +42,8 @@ public struct DeviceAuthorization: Sendable, Hashable {
     ///   - transport: Sends the request.
     ///   - clock: Gives the time, from which the expiry is computed.
     /// - Returns: The codes and where the user enters them.
-    /// - Throws: ``BearerError/Kind/invalidConfiguration`` without an endpoint; ``OAuthError`` or
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` without an endpoint,
+    ///   ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3; ``OAuthError`` or
     ///   ``BearerError`` when the server refuses or answers something else.
     public static func start(
         server: AuthorizationServer,
@@ -55,9 +58,15 @@ public struct DeviceAuthorization: Sendable, Hashable {
                 "\(server.issuer.absoluteString) has no device authorization endpoint; sign in with a browser instead."
             )
         }
+        try Scopes.check(scopes)
         var parameters: [FormParameter] = []
         if !scopes.isEmpty { parameters.append(FormParameter("scope", scopes.joined(separator: " "))) }
-        let deviceEndpoint = OAuthEndpoint(url: endpoint, name: "device authorization endpoint", server: server)
+        let deviceEndpoint = OAuthEndpoint(
+            url: endpoint,
+            name: "device authorization endpoint",
+            server: server,
+            alwaysSendsClientID: true
+        )
         let json = try await deviceEndpoint.post(parameters, as: client, using: transport, clock: clock)
         return try DeviceAuthorization(json: json, server: server, client: client, scopes: scopes, now: clock.now())
     }

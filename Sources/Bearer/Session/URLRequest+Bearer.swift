@@ -48,10 +48,11 @@ enum AuthorizedExchange {
 }
 
 extension URLRequest {
-    /// Sets `Authorization: Bearer <token>` (RFC 6750 §2.1), replacing any previous value.
+    /// Sets `Authorization: Bearer <token>` (RFC 6750 §2.1), replacing any previous value. An empty
+    /// token authorizes nothing: it removes the header rather than send `Bearer ` alone.
     ///
     /// - Parameter token: The access token.
     public mutating func setBearerToken(_ token: AccessToken) {
-        setValue("Bearer " + token.value, forHTTPHeaderField: "Authorization")
+        setValue(token.value.isEmpty ? nil : "Bearer " + token.value, forHTTPHeaderField: "Authorization")
     }
 }

@@ -63,7 +63,7 @@ extension AuthState {
     ) throws {
         let receivedAt = clock.now()
         if let idToken = tokenResponse.idToken {
-            try idToken.validate(issuer: server.issuer.absoluteString, clientID: client.id, nonce: nonce, clock: clock)
+            try idToken.validate(for: server, clientID: client.id, nonce: nonce, clock: clock)
         }
         self.init(
             server: server,
@@ -72,6 +72,7 @@ extension AuthState {
             accessTokenExpiresAt: tokenResponse.expiresIn.map { receivedAt.addingTimeInterval($0) },
             accessTokenLifetime: tokenResponse.expiresIn,
             refreshToken: tokenResponse.refreshToken,
+            refreshTokenExpiresAt: tokenResponse.refreshTokenExpiresIn.map { receivedAt.addingTimeInterval($0) },
             idToken: tokenResponse.idToken,
             grantedScopes: tokenResponse.scopes ?? requestedScopes,
             requestedScopes: requestedScopes,
@@ -87,11 +88,14 @@ extension AuthState {
     ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
     ///   - additionalParameters: Extra body parameters.
     ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
-    /// - Returns: The refreshed session.
+    /// - Returns: The refreshed session; see ``applying(refresh:requestedScopes:clock:)`` for what
+    ///   it keeps of the answer.
     /// - Throws: ``BearerError/Kind/needsReauthentication`` when the session is already marked,
-    ///   ``BearerError/Kind/missingRefreshToken`` when there is no refresh token, ``OAuthError`` from
+    ///   ``BearerError/Kind/missingRefreshToken`` when there is no refresh token,
+    ///   ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, ``OAuthError`` from
     ///   the server (`invalid_grant` means the user must sign in again; see
-    ///   ``markingNeedsReauthentication(_:)``), or another ``BearerError``.
+    ///   ``markingNeedsReauthentication(_:)``) or `invalid_grant` without an HTTP status, and no
+    ///   request sent, once ``refreshTokenExpiresAt`` has passed; or another ``BearerError``.
     public func refreshed(
         using transport: some HTTPTransport,
         scopes: [String]? = nil,
@@ -111,6 +115,14 @@ extension AuthState {
                     + "(for Google, request access_type=offline to get one)."
             )
         }
+        if let refreshTokenExpiresAt, clock.now() >= refreshTokenExpiresAt {
+            // The server would answer invalid_grant (RFC 6749 §5.2); the doomed request is not sent.
+            throw OAuthError(
+                code: .invalidGrant,
+                errorDescription: "The refresh token expired at \(refreshTokenExpiresAt) (refresh_token_expires_in)."
+            )
+        }
+        if let scopes { try Scopes.check(scopes) }
         let request = TokenRequest.refresh(
             refreshToken,
             server: server,
@@ -119,49 +131,76 @@ extension AuthState {
             additionalParameters: additionalParameters
         )
         let response = try await request.send(using: transport, clock: clock)
-        return try applying(refresh: response, requestedScopes: scopes, clock: clock)
+        return applying(refresh: response, requestedScopes: scopes, clock: clock)
     }
 
-    /// Merges the answer to a refresh into a new session.
+    /// Merges the answer to a refresh into a new session. Once the server has answered with tokens,
+    /// they are kept whatever its ID token holds, so a rotated refresh token is never lost.
     ///
-    /// A new refresh token replaces the old one (rotation); none in the response keeps the old one;
-    /// no `scope` keeps the granted scopes (or the narrower ones asked for). A new ID token must be
-    /// for the same user (OpenID Connect Core §12.2).
+    /// - A new refresh token replaces the old one (rotation); none in the response keeps the old
+    ///   one, and its ``refreshTokenExpiresAt`` unless `refresh_token_expires_in` says otherwise.
+    /// - No `scope` keeps the granted scopes (or the narrower ones asked for).
+    /// - A new ID token that passes its checks replaces the old one. One that fails them is dropped
+    ///   and the failure kept in ``idTokenRejection``. When none is kept, the old one stays only
+    ///   while it has not expired.
+    /// - A new ID token for another user (`sub` differs, OpenID Connect Core §12.2) is dropped and
+    ///   the session is marked as needing a new sign-in (`login_required`, see
+    ///   ``reauthenticationError``); the new tokens are kept so that signing out can revoke them.
     ///
     /// - Parameters:
     ///   - response: The token response.
     ///   - requestedScopes: The narrower scope asked for, if any.
     ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
     /// - Returns: The refreshed session.
-    /// - Throws: ``BearerError/Kind/invalidIDToken`` when a new ID token fails a check.
     public func applying(
         refresh response: TokenResponse,
         requestedScopes: [String]? = nil,
         clock: WallClock = .system
-    ) throws -> AuthState {
+    ) -> AuthState {
         let receivedAt = clock.now()
         var next = self
-        if let idToken = response.idToken {
-            try idToken.validate(issuer: server.issuer.absoluteString, clientID: client.id, nonce: nil, clock: clock)
-            if let user, !user.subject.isEmpty, user.subject != idToken.claims.subject {
-                throw BearerError(
-                    .invalidIDToken,
-                    "The refreshed ID token is for another user (sub differs); sign in again."
-                )
-            }
-            next.idToken = idToken
-            next.user = User(claims: idToken.claims)
-        }
         next.accessToken = response.accessToken
         next.accessTokenExpiresAt = response.expiresIn.map { receivedAt.addingTimeInterval($0) }
         next.accessTokenLifetime = response.expiresIn
-        if let refreshToken = response.refreshToken { next.refreshToken = refreshToken }
+        if let refreshToken = response.refreshToken {
+            next.refreshToken = refreshToken
+            next.refreshTokenExpiresAt = nil
+        }
+        if let lifetime = response.refreshTokenExpiresIn {
+            next.refreshTokenExpiresAt = receivedAt.addingTimeInterval(lifetime)
+        }
         if let scopes = response.scopes {
             next.grantedScopes = scopes
         } else if let requestedScopes, !requestedScopes.isEmpty {
             next.grantedScopes = requestedScopes
         }
         next.additionalParameters = response.additionalParameters
+        next.idTokenRejection = nil
+        if let idToken = response.idToken {
+            do {
+                try idToken.validate(for: server, clientID: client.id, nonce: nil, clock: clock)
+                if let user, !user.subject.isEmpty, user.subject != idToken.claims.subject {
+                    next.reauthenticationError = OAuthError(
+                        code: .loginRequired,
+                        errorDescription: "The refreshed ID token names another user than the one who signed in "
+                            + "(sub differs)."
+                    )
+                    next.dropIDToken(ifExpiredAt: receivedAt)
+                    return next
+                }
+                next.idToken = idToken
+                next.user = User(claims: idToken.claims)
+                return next
+            } catch {
+                next.idTokenRejection =
+                    error as? BearerError ?? BearerError(.invalidIDToken, "The refreshed ID token failed a check.")
+            }
+        }
+        next.dropIDToken(ifExpiredAt: receivedAt)
         return next
+    }
+
+    private mutating func dropIDToken(ifExpiredAt now: Date) {
+        if let idToken, now >= idToken.claims.expiresAt { self.idToken = nil }
     }
 }

@@ -25,7 +25,8 @@ extension AuthState {
         var request = URLRequest(url: endpoint)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setBearerToken(accessToken)
-        let (data, response) = try await transport.sendReportingNetworkErrors(request)
+        let (data, response) = try await transport.sendReportingNetworkErrors(
+            request, maximumBodySize: OAuthEndpoint.maximumBodySize)
         let claims = try OAuthEndpoint.jsonObject(
             from: data,
             response: response,

@@ -8,7 +8,8 @@ public import Foundation
 ///
 /// The body is form-encoded by hand (only `A–Z a–z 0–9 - . _ ~` left unescaped). A client with a
 /// secret authenticates with HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret
-/// form-encoded before base64; one without sends `client_id` in the body.
+/// form-encoded before base64 — at Google with `client_id` and `client_secret` in the body, as
+/// Google's guides do; one without sends `client_id` in the body.
 public struct TokenRequest: Sendable, Hashable {
     /// The parameter names whose values are secrets, redacted from descriptions.
     static let secretParameterNames: Set<String> = [
@@ -89,9 +90,10 @@ public struct TokenRequest: Sendable, Hashable {
     public var endpoint: URL { server.tokenEndpoint }
 
     /// The `URLRequest` to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client
-    /// with a secret and `client_id` in the body for one without.
+    /// with a secret (at Google, `client_id` and `client_secret` in the body) and `client_id` in
+    /// the body for one without.
     public var urlRequest: URLRequest {
-        OAuthEndpoint.urlRequest(endpoint, parameters: parameters, client: client)
+        OAuthEndpoint.urlRequest(endpoint, parameters: parameters, client: client, server: server)
     }
 
     /// Sends the request and reads the answer.
@@ -111,7 +113,8 @@ public struct TokenRequest: Sendable, Hashable {
 extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
     public var description: String {
-        let authentication = client.secret == nil ? "none" : "client_secret_basic"
+        let authentication =
+            client.secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
         return "TokenRequest(\(endpoint.absoluteString), \(OAuthEndpoint.describe(parameters)), "
             + "client authentication: \(authentication))"
     }

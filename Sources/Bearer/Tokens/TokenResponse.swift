@@ -9,6 +9,11 @@ public import Foundation
 /// Tolerant where servers differ (`expires_in` as a number or a string; `scope`, `refresh_token`
 /// and `id_token` optional; unknown fields kept), strict where it matters (`access_token` required,
 /// `token_type` must be `Bearer`, compared case-insensitively).
+///
+/// Unknown fields are kept within limits, so a hostile or broken server cannot make a session too
+/// large or too deep to save: a field nested more than ``maximumKeptDepth`` levels deep is dropped,
+/// and fields are kept in name order until their JSON reaches ``maximumKeptBytes``. The tokens are
+/// always kept.
 public struct TokenResponse: Sendable, Hashable {
     /// The access token.
     public var accessToken: AccessToken
@@ -18,6 +23,9 @@ public struct TokenResponse: Sendable, Hashable {
     public var expiresIn: TimeInterval?
     /// The refresh token, when the server issued one (or rotated it).
     public var refreshToken: RefreshToken?
+    /// How long the refresh token works, in seconds from receipt, when the server said
+    /// (`refresh_token_expires_in`, sent by Google for time-limited grants).
+    public var refreshTokenExpiresIn: TimeInterval?
     /// The granted scopes, when the server listed them; `nil` means "as requested" (RFC 6749 §5.1).
     public var scopes: [String]?
     /// The OpenID Connect ID token, when the server issued one.
@@ -28,8 +36,14 @@ public struct TokenResponse: Sendable, Hashable {
     /// The longest lifetime believed (ten years); a larger `expires_in` is read as this.
     public static let maximumLifetime: TimeInterval = 315_360_000
 
+    /// The deepest nesting of an unknown field that is kept: a field nested deeper is dropped.
+    public static let maximumKeptDepth = 16
+
+    /// How many bytes of JSON the unknown fields kept may take in all; fields past it are dropped.
+    public static let maximumKeptBytes = 16_384
+
     private static let knownFields: Set<String> = [
-        "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token",
+        "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "refresh_token_expires_in",
     ]
 
     /// Creates a response from its parts.
@@ -39,6 +53,7 @@ public struct TokenResponse: Sendable, Hashable {
     ///   - tokenType: The token type.
     ///   - expiresIn: The lifetime in seconds.
     ///   - refreshToken: The refresh token.
+    ///   - refreshTokenExpiresIn: The refresh token's lifetime in seconds.
     ///   - scopes: The granted scopes.
     ///   - idToken: The ID token.
     ///   - additionalParameters: Other fields.
@@ -47,6 +62,7 @@ public struct TokenResponse: Sendable, Hashable {
         tokenType: String = "Bearer",
         expiresIn: TimeInterval? = nil,
         refreshToken: RefreshToken? = nil,
+        refreshTokenExpiresIn: TimeInterval? = nil,
         scopes: [String]? = nil,
         idToken: IDToken? = nil,
         additionalParameters: [String: JSONValue] = [:]
@@ -55,6 +71,7 @@ public struct TokenResponse: Sendable, Hashable {
         self.tokenType = tokenType
         self.expiresIn = expiresIn
         self.refreshToken = refreshToken
+        self.refreshTokenExpiresIn = refreshTokenExpiresIn
         self.scopes = scopes
         self.idToken = idToken
         self.additionalParameters = additionalParameters
@@ -101,13 +118,8 @@ public struct TokenResponse: Sendable, Hashable {
                 "The server issued a \"\(tokenType)\" token; Bearer supports only Bearer tokens (RFC 6750)."
             )
         }
-        var expiresIn: TimeInterval?
-        if let value = json["expires_in"], value != .null {
-            guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0 else {
-                throw BearerError(.invalidResponse, "The token response's expires_in is not a number of seconds.")
-            }
-            expiresIn = min(seconds, Self.maximumLifetime)
-        }
+        let expiresIn = try Self.lifetime(json, "expires_in")
+        let refreshTokenExpiresIn = try Self.lifetime(json, "refresh_token_expires_in")
         var refreshToken: RefreshToken?
         if let value = json["refresh_token"], value != .null {
             guard let token = value.stringValue, !token.isEmpty else {
@@ -127,10 +139,24 @@ public struct TokenResponse: Sendable, Hashable {
             tokenType: tokenType,
             expiresIn: expiresIn,
             refreshToken: refreshToken,
+            refreshTokenExpiresIn: refreshTokenExpiresIn,
             scopes: json["scope"]?.stringValue.map(Scopes.parse),
             idToken: idToken,
-            additionalParameters: json.filter { !Self.knownFields.contains($0.key) }
+            additionalParameters: JSONValue.keeping(
+                json.filter { !Self.knownFields.contains($0.key) },
+                maximumDepth: Self.maximumKeptDepth,
+                maximumBytes: Self.maximumKeptBytes
+            )
         )
+    }
+
+    /// A lifetime in seconds (a number, or a string holding one), capped at ``maximumLifetime``.
+    private static func lifetime(_ json: [String: JSONValue], _ name: String) throws -> TimeInterval? {
+        guard let value = json[name], value != .null else { return nil }
+        guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0 else {
+            throw BearerError(.invalidResponse, "The token response's \(name) is not a number of seconds.")
+        }
+        return min(seconds, maximumLifetime)
     }
 }
 

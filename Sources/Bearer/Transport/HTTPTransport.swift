@@ -15,4 +15,47 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: The response body and the HTTP response, whatever its status.
     /// - Throws: When no HTTP response arrives (network failure, cancellation).
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+
+    /// Sends a request to an OAuth endpoint (token, revocation, device authorization, server
+    /// metadata), whose answer is small, reading no more than `maximumBodySize` bytes of it.
+    ///
+    /// The default implementation calls ``send(_:)`` and refuses a larger body once it has been
+    /// read; ``URLSessionTransport`` refuses it from its `Content-Length`, or stops reading at the
+    /// limit, and gives up when the whole exchange takes longer than its deadline.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - maximumBodySize: The most bytes of body to accept.
+    /// - Returns: The response body and the HTTP response, whatever its status.
+    /// - Throws: ``BearerError/Kind/unexpectedResponse`` when the body is larger; otherwise as
+    ///   ``send(_:)``.
+    func send(_ request: URLRequest, maximumBodySize: Int) async throws -> (Data, HTTPURLResponse)
+}
+
+extension HTTPTransport {
+    /// Sends `request` with ``send(_:)`` and refuses a body larger than `maximumBodySize`.
+    public func send(_ request: URLRequest, maximumBodySize: Int) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await send(request)
+        guard data.count <= maximumBodySize else {
+            throw ResponseLimit.tooLarge(request, size: data.count, limit: maximumBodySize)
+        }
+        return (data, response)
+    }
+}
+
+/// The error for an answer larger than an OAuth endpoint sends.
+enum ResponseLimit {
+    static func tooLarge(_ request: URLRequest, size: Int64?, limit: Int) -> BearerError {
+        let host = request.url?.host ?? "the server"
+        let amount = size.map { "\($0) bytes" } ?? "more than \(limit) bytes"
+        return BearerError(
+            .unexpectedResponse,
+            "\(host) answered with \(amount), far more than an OAuth response (at most \(limit) bytes are read); "
+                + "check the endpoint URL."
+        )
+    }
+
+    static func tooLarge(_ request: URLRequest, size: Int, limit: Int) -> BearerError {
+        tooLarge(request, size: Int64(size), limit: limit)
+    }
 }

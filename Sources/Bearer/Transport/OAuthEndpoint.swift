@@ -14,8 +14,12 @@ struct OAuthEndpoint: Sendable {
     let url: URL
     /// A name for messages, e.g. "token endpoint".
     let name: String
-    /// The server the endpoint belongs to, which decides whether loopback http is allowed.
+    /// The server the endpoint belongs to, which decides whether loopback http is allowed and how
+    /// a client with a secret authenticates.
     let server: AuthorizationServer
+    /// Whether `client_id` goes in the body even when the client authenticates with HTTP Basic, as
+    /// the device authorization request requires (RFC 8628 §3.1).
+    var alwaysSendsClientID = false
 
     /// POSTs `parameters` as `client` and returns the JSON object of a successful answer.
     ///
@@ -45,23 +49,47 @@ struct OAuthEndpoint: Sendable {
     ) async throws -> (Data, HTTPURLResponse) {
         try server.checkSecure(url)
         return try await transport.sendReportingNetworkErrors(
-            Self.urlRequest(url, parameters: parameters, client: client))
+            Self.urlRequest(
+                url,
+                parameters: parameters,
+                client: client,
+                server: server,
+                alwaysSendingClientID: alwaysSendsClientID
+            ),
+            maximumBodySize: Self.maximumBodySize
+        )
     }
 
-    /// A POST of `parameters` to `url`, authenticated as `client`: HTTP Basic for a client with a
-    /// secret (RFC 6749 §2.3.1, id and secret form-encoded first), `client_id` in the body
-    /// otherwise. This is the only place `client_id` is added.
-    static func urlRequest(_ url: URL, parameters: [FormParameter], client: Client) -> URLRequest {
-        var parameters = parameters
-        if client.secret == nil && !parameters.contains(where: { $0.name == "client_id" }) {
+    /// A POST of `parameters` to `url`, authenticated as `client`. This is the only place client
+    /// credentials are added.
+    ///
+    /// - A client without a secret sends `client_id` in the body.
+    /// - A client with a secret uses HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1, id and
+    ///   secret form-encoded first) — except at Google, whose guides for installed apps and for
+    ///   TV and limited-input devices send `client_id` and `client_secret` in the body
+    ///   (`client_secret_post`).
+    /// - With `alwaysSendingClientID`, `client_id` is in the body in every case (RFC 8628 §3.1).
+    static func urlRequest(
+        _ url: URL,
+        parameters: [FormParameter],
+        client: Client,
+        server: AuthorizationServer,
+        alwaysSendingClientID: Bool = false
+    ) -> URLRequest {
+        var parameters = parameters.filter { $0.name != "client_id" && $0.name != "client_secret" }
+        let basicSecret = server.isGoogle ? nil : client.secret
+        if basicSecret == nil || alwaysSendingClientID {
             parameters.append(FormParameter("client_id", client.id))
+        }
+        if server.isGoogle, let secret = client.secret {
+            parameters.append(FormParameter("client_secret", secret.value))
         }
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let secret = client.secret {
-            let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(secret.value)
+        if let basicSecret {
+            let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(basicSecret.value)
             request.setValue(
                 "Basic " + Data(credentials.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
         }
@@ -145,8 +173,17 @@ struct OAuthEndpoint: Sendable {
 extension HTTPTransport {
     /// Sends `request`, turning a failure to get any response into a ``BearerError`` of kind
     /// ``BearerError/Kind/network``; cancellation and Bearer's own errors pass through.
-    func sendReportingNetworkErrors(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - maximumBodySize: For an OAuth endpoint, the most bytes of answer to read; `nil` for a
+    ///     resource server's answer, read whole.
+    func sendReportingNetworkErrors(
+        _ request: URLRequest,
+        maximumBodySize: Int? = nil
+    ) async throws -> (Data, HTTPURLResponse) {
         do {
+            if let maximumBodySize { return try await send(request, maximumBodySize: maximumBodySize) }
             return try await send(request)
         } catch let error as BearerError {
             throw error

@@ -6,8 +6,18 @@ public import Foundation
 
 /// An ``HTTPTransport`` backed by `URLSession`, which never follows redirects (a 3xx response is
 /// returned to the caller as it is) and stores no cookies.
+///
+/// Exchanges with OAuth endpoints (``send(_:maximumBodySize:)``) are bounded in size and time: an
+/// answer whose `Content-Length` is over the limit is refused before its body is read, reading
+/// stops at the limit when no length is declared, and the whole exchange must finish within
+/// ``exchangeDeadline``, however slowly the server trickles bytes.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
+    private let exchanges: TransportExchanges
+
+    /// The longest an exchange with an OAuth endpoint may take, from sending the request to the
+    /// last byte of the answer.
+    public let exchangeDeadline: Duration
 
     /// The transport of ``Authorizer/data(for:)``'s default implementation, created on first use.
     static let shared = URLSessionTransport()
@@ -18,14 +28,19 @@ public final class URLSessionTransport: HTTPTransport {
     ///   - configuration: The session configuration; ephemeral by default. Cookies are turned off
     ///     whatever it says.
     ///   - timeout: How long a request may wait for data before it fails, when not the
-    ///     configuration's (60 s by default).
+    ///     configuration's (60 s by default); also the ``exchangeDeadline`` of OAuth exchanges.
     public init(configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval? = nil) {
         if let timeout { configuration.timeoutIntervalForRequest = timeout }
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        let seconds = configuration.timeoutIntervalForRequest
+        self.exchangeDeadline = .milliseconds(
+            Int64((seconds.isFinite && seconds > 0 ? min(seconds, 86_400) : 60) * 1000))
+        let exchanges = TransportExchanges()
+        self.exchanges = exchanges
+        self.session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
     }
 
     deinit {
@@ -38,23 +53,51 @@ public final class URLSessionTransport: HTTPTransport {
     /// - Returns: The body and the response.
     /// - Throws: `URLError` when no HTTP response arrives.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        guard let httpResponse = response as? HTTPURLResponse else {
-            throw URLError(.badServerResponse)
-        }
-        return (data, httpResponse)
+        try await exchange(request, limit: nil, deadline: nil)
     }
-}
 
-/// Refuses every redirect, so the 3xx response itself is returned.
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession,
-        task: URLSessionTask,
-        willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    /// Sends a request to an OAuth endpoint, reading at most `maximumBodySize` bytes of the
+    /// answer, and gives up after ``exchangeDeadline``.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - maximumBodySize: The most bytes of body to read.
+    /// - Returns: The body and the response.
+    /// - Throws: ``BearerError/Kind/unexpectedResponse`` for a larger answer (nothing past the
+    ///   limit is read); ``BearerError/Kind/network`` with an underlying `URLError` `.timedOut`
+    ///   past the deadline; `URLError` when no HTTP response arrives.
+    public func send(_ request: URLRequest, maximumBodySize: Int) async throws -> (Data, HTTPURLResponse) {
+        try await exchange(request, limit: maximumBodySize, deadline: exchangeDeadline)
+    }
+
+    private func exchange(_ request: URLRequest, limit: Int?, deadline: Duration?) async throws -> (
+        Data, HTTPURLResponse
     ) {
-        completionHandler(nil)
+        let task = session.dataTask(with: request)
+        let exchanges = self.exchanges
+        let timer = deadline.map { deadline in
+            Task {
+                try await Task.sleep(for: deadline)
+                let host = request.url?.host ?? "the server"
+                let seconds = deadline.components.seconds
+                exchanges.fail(
+                    task,
+                    with: BearerError(
+                        .network,
+                        "No response from \(host) within \(seconds) s: its answer did not finish in time. Try again "
+                            + "later, or allow more time.",
+                        underlyingError: URLError(.timedOut)
+                    )
+                )
+            }
+        }
+        defer { timer?.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchanges.start(task, request: request, limit: limit, continuation: continuation)
+            }
+        } onCancel: {
+            task.cancel()
+        }
     }
 }

@@ -45,7 +45,8 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     ///     (a loopback redirect with the listener's port, RFC 8252 §7.3).
     ///   - additionalParameters: Extra parameters; they cannot replace ``standardParameterNames``.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when an extra parameter names a standard
-    ///   one, or ``BearerError/Kind/insecureEndpoint`` when the authorization endpoint is not https.
+    ///   one, ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, or
+    ///   ``BearerError/Kind/insecureEndpoint`` when the authorization endpoint is not https.
     public init(
         server: AuthorizationServer,
         client: Client,
@@ -74,7 +75,8 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     ///   - redirectURI: The redirect URI to send, when it differs from the client's registered one.
     ///   - additionalParameters: Extra parameters; they cannot replace ``standardParameterNames``.
     ///   - generator: The source of randomness for `state`, `nonce` and the PKCE verifier.
-    /// - Throws: ``BearerError/Kind/invalidConfiguration`` or ``BearerError/Kind/insecureEndpoint``.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration``, ``BearerError/Kind/invalidScope`` or
+    ///   ``BearerError/Kind/insecureEndpoint``.
     public init(
         server: AuthorizationServer,
         client: Client,
@@ -90,12 +92,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
                 "The extra parameter \"\(overriding)\" would replace one that Bearer sets itself; remove it."
             )
         }
-        if let badScope = scopes.first(where: { $0.isEmpty || $0.contains(" ") }) {
-            throw BearerError(
-                .invalidConfiguration,
-                "The scope \"\(badScope)\" is empty or contains a space; pass each scope separately."
-            )
-        }
+        try Scopes.check(scopes)
         self.server = server
         self.client = client
         self.redirectURI = redirectURI ?? client.redirectURI

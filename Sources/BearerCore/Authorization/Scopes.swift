@@ -8,6 +8,35 @@ package enum Scopes {
         deduplicated(text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init))
     }
 
+    /// Checks that every scope is a `scope-token` of RFC 6749 §3.3: one or more `NQCHAR`
+    /// (`%x21 / %x23-5B / %x5D-7E`), so no space, `"`, `\`, control character or non-ASCII
+    /// character.
+    ///
+    /// - Parameter scopes: The scopes, each given separately.
+    /// - Throws: ``BearerError/Kind/invalidScope`` naming the first bad scope.
+    package static func check(_ scopes: [String]) throws {
+        for scope in scopes where scope.isEmpty || !scope.utf8.allSatisfy(isNQChar) {
+            throw BearerError(
+                .invalidScope,
+                "The scope \(describe(scope)) is empty or has a character that scopes cannot contain (a space, "
+                    + "a quote, a backslash or a control character; RFC 6749 §3.3). Pass each scope separately, "
+                    + "as the server documents it."
+            )
+        }
+    }
+
+    private static func isNQChar(_ byte: UInt8) -> Bool {
+        byte == 0x21 || (0x23...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
+    }
+
+    /// The scope quoted, with control characters shown as `\u{…}` so a message never carries them.
+    private static func describe(_ scope: String) -> String {
+        "\""
+            + scope.unicodeScalars.map {
+                $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0)
+            }.joined() + "\""
+    }
+
     /// Removes duplicates, keeping the first of each.
     ///
     /// - Parameter scopes: The scopes.

@@ -1,3 +1,5 @@
+import Foundation
+
 extension AuthorizationServer {
     /// Whether this is Google's authorization server: its issuer is that of ``google``.
     ///
@@ -5,6 +7,12 @@ extension AuthorizationServer {
     /// checked against (RFC 8414 §2).
     package var isGoogle: Bool {
         issuer == Self.google.issuer
+    }
+
+    /// The `iss` values an ID token of this server may carry: the issuer, exactly; for Google also
+    /// `accounts.google.com`, which Google's OpenID Connect guide says clients must accept too.
+    package var idTokenIssuers: [String] {
+        isGoogle ? [issuer.absoluteString, "accounts.google.com"] : [issuer.absoluteString]
     }
 
     /// Whether `host` is one where Google serves OAuth: `accounts.google.com`, or `googleapis.com`

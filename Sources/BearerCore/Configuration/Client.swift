@@ -21,16 +21,19 @@ public struct Client: Sendable, Hashable, Codable {
         self.redirectURI = redirectURI
     }
 
-    /// A Google iOS (installed-app) client, whose redirect URI is the reversed client ID followed by
-    /// `:/oauth2callback` (one slash).
+    /// A Google iOS (installed-app) client, whose redirect URI is the reversed client ID, in lower
+    /// case, followed by `:/oauth2callback` (one slash).
     ///
     /// `123-abc.apps.googleusercontent.com` redirects to `com.googleusercontent.apps.123-abc:/oauth2callback`.
+    /// The scheme is lowercased as GoogleSignIn does (URI schemes are case-insensitive, RFC 3986
+    /// §3.1), so a client ID typed in any case gives the same redirect URI.
     ///
     /// - Parameter clientID: The client ID from Google Cloud Console.
     /// - Returns: The client.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the reversed ID is not a valid URI scheme.
     public static func googleiOS(clientID: String) throws -> Client {
         let scheme = clientID.split(separator: ".", omittingEmptySubsequences: false).reversed().joined(separator: ".")
+            .lowercased()
         guard isValidScheme(scheme), let redirectURI = URL(string: scheme + ":/oauth2callback") else {
             throw BearerError(
                 .invalidConfiguration,

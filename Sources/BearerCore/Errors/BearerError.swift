@@ -13,6 +13,7 @@ public struct BearerError: Error, Sendable {
         private enum Base: String, Sendable, Hashable {
             case invalidCodeVerifier
             case invalidConfiguration
+            case invalidScope
             case insecureEndpoint
             case redirectMismatch
             case stateMismatch
@@ -24,6 +25,7 @@ public struct BearerError: Error, Sendable {
             case invalidResponse
             case unsupportedTokenType
             case invalidIDToken
+            case missingIDToken
             case invalidDiscoveryDocument
             case unsupportedStateVersion
             case corruptState
@@ -51,6 +53,9 @@ public struct BearerError: Error, Sendable {
         public static let invalidCodeVerifier = Kind(.invalidCodeVerifier)
         /// A server or client setting is missing or malformed.
         public static let invalidConfiguration = Kind(.invalidConfiguration)
+        /// A scope is empty or has a character outside RFC 6749 §3.3's `NQCHAR` (a space, `"`, `\`,
+        /// a control character such as a tab or a newline, or a non-ASCII character).
+        public static let invalidScope = Kind(.invalidScope)
         /// An endpoint or resource URL is not https (and not an allowed loopback address).
         public static let insecureEndpoint = Kind(.insecureEndpoint)
         /// A redirect does not match the registered redirect URI.
@@ -73,6 +78,9 @@ public struct BearerError: Error, Sendable {
         public static let unsupportedTokenType = Kind(.unsupportedTokenType)
         /// An ID token is malformed or fails validation (OpenID Connect Core §3.1.3.7).
         public static let invalidIDToken = Kind(.invalidIDToken)
+        /// The session holds no ID token that is still valid: the server issued none (no `openid`
+        /// scope) or stopped sending one with refreshes.
+        public static let missingIDToken = Kind(.missingIDToken)
         /// A discovery document is malformed or names another issuer.
         public static let invalidDiscoveryDocument = Kind(.invalidDiscoveryDocument)
         /// A saved session was written by a newer version of Bearer.

@@ -7,6 +7,11 @@ extension AuthState: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, server, client, accessToken, accessTokenExpiresAt, accessTokenLifetime, refreshToken, idToken
         case grantedScopes, requestedScopes, user, reauthenticationError, additionalParameters, metadata
+        case refreshTokenExpiresAt, idTokenRejection
+    }
+
+    private struct StoredRejection: Codable {
+        var reason: String
     }
 
     private struct StoredError: Codable {
@@ -39,7 +44,10 @@ extension AuthState: Codable {
                 accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
                 accessTokenLifetime: try container.decodeIfPresent(TimeInterval.self, forKey: .accessTokenLifetime),
                 refreshToken: try container.decodeIfPresent(RefreshToken.self, forKey: .refreshToken),
+                refreshTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .refreshTokenExpiresAt),
                 idToken: try container.decodeIfPresent(IDToken.self, forKey: .idToken),
+                idTokenRejection: try container.decodeIfPresent(StoredRejection.self, forKey: .idTokenRejection)
+                    .map { BearerError(.invalidIDToken, $0.reason) },
                 grantedScopes: try container.decode([String].self, forKey: .grantedScopes),
                 requestedScopes: try container.decodeIfPresent([String].self, forKey: .requestedScopes) ?? [],
                 user: try container.decodeIfPresent(User.self, forKey: .user),
@@ -78,7 +86,10 @@ extension AuthState: Codable {
         try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
         try container.encodeIfPresent(accessTokenLifetime, forKey: .accessTokenLifetime)
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
+        try container.encodeIfPresent(refreshTokenExpiresAt, forKey: .refreshTokenExpiresAt)
         try container.encodeIfPresent(idToken, forKey: .idToken)
+        try container.encodeIfPresent(
+            idTokenRejection.map { StoredRejection(reason: $0.reason) }, forKey: .idTokenRejection)
         try container.encode(grantedScopes, forKey: .grantedScopes)
         try container.encode(requestedScopes, forKey: .requestedScopes)
         try container.encodeIfPresent(user, forKey: .user)
@@ -103,13 +114,29 @@ extension AuthState: Codable {
 
     /// Serializes the session as JSON (sorted keys, dates as seconds since 1970).
     ///
+    /// The fields of token responses that Bearer does not interpret are kept within limits (see
+    /// ``TokenResponse``); should they still fail to encode, the session is written without them,
+    /// so the tokens are never lost to them.
+    ///
     /// - Returns: The envelope.
-    /// - Throws: An encoding error (not expected for valid sessions).
+    /// - Throws: ``BearerError/Kind/storageFailure`` when even the session without those fields
+    ///   cannot be encoded (a date or number that JSON cannot hold).
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        return try encoder.encode(self)
+        if let data = try? encoder.encode(self) { return data }
+        var trimmed = self
+        trimmed.additionalParameters = [:]
+        do {
+            return try encoder.encode(trimmed)
+        } catch {
+            throw BearerError(
+                .storageFailure,
+                "The session cannot be encoded for saving (\(Self.describe(error))); it was kept in memory. "
+                    + "Sign in again to replace it."
+            )
+        }
     }
 
     /// Reads a session serialized by ``encoded()``.
@@ -135,6 +162,9 @@ extension AuthState: Codable {
     /// Describes a decoding error by its coding path only, so no stored value is echoed.
     private static func describe(_ error: any Error) -> String {
         if let bearerError = error as? BearerError { return bearerError.kind.description }
+        if let encodingError = error as? EncodingError, case .invalidValue(_, let context) = encodingError {
+            return "bad value at \(path(context.codingPath))"
+        }
         guard let decodingError = error as? DecodingError else { return "unreadable data" }
         switch decodingError {
         case .keyNotFound(let key, let context):

@@ -26,6 +26,17 @@ extension AuthState {
         return now >= expiresAt.addingTimeInterval(-effectiveLeeway(leeway))
     }
 
+    /// Whether the ID token is missing or must be renewed at `now`: it expires within `leeway`.
+    ///
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - leeway: How long before its expiry an ID token counts as expired.
+    /// - Returns: `true` when there is no ID token or it expires within `leeway`.
+    public func idTokenNeedsRefresh(at now: Date, leeway: TimeInterval = defaultRefreshLeeway) -> Bool {
+        guard let idToken else { return true }
+        return now >= idToken.claims.expiresAt.addingTimeInterval(-leeway)
+    }
+
     /// Returns this session marked as needing a new sign-in, keeping everything else.
     ///
     /// - Parameter error: The server's error, usually `invalid_grant`.

@@ -15,8 +15,13 @@ public struct AuthState: Sendable, Hashable {
     public var server: AuthorizationServer
     /// The client.
     public var client: Client
-    /// The current access token, if any.
-    public var accessToken: AccessToken?
+    /// The current access token, if any. An empty token counts as none: it is never stamped on a
+    /// request, and the session refreshes or asks for a new sign-in instead.
+    public var accessToken: AccessToken? {
+        get { storedAccessToken }
+        set { storedAccessToken = Self.usable(newValue) }
+    }
+    private var storedAccessToken: AccessToken?
     /// When the access token expires, computed at receipt; `nil` when the server did not say.
     public var accessTokenExpiresAt: Date?
     /// The access token's lifetime as received (`expires_in`), used to shorten the leeway for
@@ -24,16 +29,28 @@ public struct AuthState: Sendable, Hashable {
     public var accessTokenLifetime: TimeInterval?
     /// The refresh token, if any.
     public var refreshToken: RefreshToken?
-    /// The latest ID token, if any.
+    /// When the refresh token stops working, from the server's `refresh_token_expires_in` (Google's
+    /// time-limited grants); `nil` when the server did not say. From then on the session needs a
+    /// new sign-in and no refresh is sent.
+    public var refreshTokenExpiresAt: Date?
+    /// The latest ID token that passed its checks, if any. A refresh whose answer has no ID token
+    /// keeps this one only while it has not expired.
     public var idToken: IDToken?
+    /// Why the ID token of the last refresh was not kept, when it failed a check (a server clock
+    /// off by more than the allowed skew, a wrong audience); `nil` when it passed or none came.
+    /// The refreshed tokens were saved all the same.
+    public var idTokenRejection: BearerError?
     /// The scopes the server granted.
     public var grantedScopes: [String]
     /// The scopes the app asked for.
     public var requestedScopes: [String]
     /// Who signed in, from the ID token.
     public var user: User?
-    /// Set when the grant is gone (`invalid_grant` on refresh): the user must sign in again. Sticky:
-    /// saved with the session and cleared only by a new sign-in.
+    /// Set when the grant is gone: the user must sign in again. Sticky: saved with the session and
+    /// cleared only by a new sign-in. It is the server's `invalid_grant` (or another error that
+    /// requires a sign-in), `invalid_grant` without an HTTP status when the refresh token's
+    /// `refresh_token_expires_in` has passed, or `login_required` without an HTTP status when a
+    /// refreshed ID token names another user (the new tokens are kept, so signing out revokes them).
     public var reauthenticationError: OAuthError?
     /// Fields of the last token response that Bearer does not interpret.
     package var additionalParameters: [String: JSONValue]
@@ -85,7 +102,9 @@ public struct AuthState: Sendable, Hashable {
     ///   - accessTokenExpiresAt: When it expires.
     ///   - accessTokenLifetime: Its lifetime as received.
     ///   - refreshToken: The refresh token.
+    ///   - refreshTokenExpiresAt: When the refresh token expires.
     ///   - idToken: The ID token.
+    ///   - idTokenRejection: Why the last refreshed ID token was not kept.
     ///   - grantedScopes: The granted scopes.
     ///   - requestedScopes: The requested scopes.
     ///   - user: The user.
@@ -99,7 +118,9 @@ public struct AuthState: Sendable, Hashable {
         accessTokenExpiresAt: Date? = nil,
         accessTokenLifetime: TimeInterval? = nil,
         refreshToken: RefreshToken? = nil,
+        refreshTokenExpiresAt: Date? = nil,
         idToken: IDToken? = nil,
+        idTokenRejection: BearerError? = nil,
         grantedScopes: [String] = [],
         requestedScopes: [String] = [],
         user: User? = nil,
@@ -109,17 +130,25 @@ public struct AuthState: Sendable, Hashable {
     ) {
         self.server = server
         self.client = client
-        self.accessToken = accessToken
+        self.storedAccessToken = Self.usable(accessToken)
         self.accessTokenExpiresAt = accessTokenExpiresAt
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshToken = refreshToken
+        self.refreshTokenExpiresAt = refreshTokenExpiresAt
         self.idToken = idToken
+        self.idTokenRejection = idTokenRejection
         self.grantedScopes = grantedScopes
         self.requestedScopes = requestedScopes
         self.user = user
         self.reauthenticationError = reauthenticationError
         self.additionalParameters = additionalParameters
         self.metadata = metadata
+    }
+
+    /// `token`, or `nil` when it is empty: an empty access token never authorizes anything.
+    private static func usable(_ token: AccessToken?) -> AccessToken? {
+        guard let token, !token.value.isEmpty else { return nil }
+        return token
     }
 
     /// Whether `other` may be the same user: both subjects are known and equal, or one is unknown.

@@ -8,6 +8,12 @@ public import Foundation
 ///   torn one. (Foundation's atomic write would reset the mode to 0644.)
 /// - ``withExclusiveAccess(to:_:)`` holds an advisory lock (`flock`) on a lock file per key, so two
 ///   processes never refresh the same session at once.
+/// - Before running its body, ``withExclusiveAccess(to:_:)`` allocates the disk space of the next
+///   save (``reservedSpace`` bytes, or twice the current file if larger), and the first save under
+///   the lock writes into it. A refresh that rotates the refresh token therefore cannot be lost to
+///   a full disk after it was sent: when the space cannot be allocated, nothing is sent and the
+///   error says to free space. (On copy-on-write file systems such as Btrfs, ZFS or APFS, an
+///   allocation is no promise, so this is best effort there.)
 /// - A session file that group or others can read is refused with an error that says how to fix
 ///   it; a corrupt file is reported by name and left in place.
 public struct FileSessionStore: SessionStore {
@@ -16,7 +22,12 @@ public struct FileSessionStore: SessionStore {
     /// How long ``withExclusiveAccess(to:_:)`` waits for another process to release a lock.
     public var lockTimeout: Duration
 
+    /// The disk space allocated for the next save while the lock is held (64 KiB; a session file
+    /// is a few kilobytes).
+    public static let reservedSpace = 65_536
+
     private let locks = AsyncKeyedLock()
+    private let reservations = SpaceReservations()
 
     /// Creates a store in `directory`, which is created (mode 0700) on the first save.
     ///
@@ -59,11 +70,15 @@ public struct FileSessionStore: SessionStore {
     }
 
     /// Saves `state` under `key`, atomically, in a file of mode 0600.
+    ///
+    /// Under ``withExclusiveAccess(to:_:)``, the first save writes into the space reserved when
+    /// the lock was taken.
     public func save(_ state: AuthState, key: String) async throws {
         let url = try fileURL(for: key)
         let data = try state.encoded()
         try POSIXFile.createDirectory(at: directory.path)
-        try POSIXFile.writeAtomically(data, to: url.path, directory: directory.path)
+        let reservation = await reservations.take(key)
+        try POSIXFile.writeAtomically(data, to: url.path, directory: directory.path, into: reservation)
     }
 
     /// Removes the session file of `key`.
@@ -94,19 +109,32 @@ public struct FileSessionStore: SessionStore {
         }.sorted()
     }
 
-    /// Runs `body` while holding the lock of `key`, across tasks and processes.
+    /// Runs `body` while holding the lock of `key`, across tasks and processes, with the space of
+    /// the next save already allocated.
+    ///
+    /// - Throws: What `body` throws; ``BearerError/Kind/storageFailure`` when the lock cannot be
+    ///   taken or the space cannot be allocated (then `body` does not run).
     public func withExclusiveAccess<Result: Sendable>(
         to key: String,
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
-        try Self.checkKey(key)
+        let path = try fileURL(for: key).path
         try POSIXFile.createDirectory(at: directory.path)
         let lockPath = directory.appendingPathComponent("." + key + ".lock", isDirectory: false).path
-        let timeout = lockTimeout
+        let (timeout, folder, reservations) = (lockTimeout, directory.path, self.reservations)
         return try await locks.withLock(key) {
             let lock = try await POSIXFile.lockExclusively(at: lockPath, timeout: timeout)
             defer { lock.unlock() }
-            return try await body()
+            let size = max(Self.reservedSpace, 2 * POSIXFile.size(at: path))
+            await reservations.put(try POSIXFile.reserve(size, for: path, directory: folder), for: key)
+            do {
+                let result = try await body()
+                await reservations.take(key)?.release()
+                return result
+            } catch {
+                await reservations.take(key)?.release()
+                throw error
+            }
         }
     }
 
@@ -128,5 +156,19 @@ public struct FileSessionStore: SessionStore {
                     + "\"\(key)\" does not."
             )
         }
+    }
+}
+
+/// The reserved files of the keys whose lock this process holds.
+private actor SpaceReservations {
+    private var files: [String: ReservedFile] = [:]
+
+    func put(_ file: ReservedFile, for key: String) {
+        files[key]?.release()
+        files[key] = file
+    }
+
+    func take(_ key: String) -> ReservedFile? {
+        files.removeValue(forKey: key)
     }
 }

@@ -78,15 +78,23 @@ enum POSIXFile {
     }
 
     /// Writes `data` to a new temporary file of mode 0600, flushes it, renames it to `path` and
-    /// flushes the folder.
-    static func writeAtomically(_ data: Data, to path: String, directory: String) throws {
-        var generator = SystemRandomNumberGenerator()
-        let suffix = String(UInt64.random(in: .min ... .max, using: &generator), radix: 16)
-        let prefix = "." + (path.split(separator: "/").last.map(String.init) ?? "session") + "."
-        removeStaleTemporaryFiles(in: directory, prefix: prefix)
-        let temporary = directory + "/" + prefix + suffix + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw failure("create", temporary) }
+    /// flushes the folder. With `reservation`, the data goes into that file, whose space is
+    /// already allocated, so the write cannot fail for lack of space when the data fits.
+    static func writeAtomically(
+        _ data: Data,
+        to path: String,
+        directory: String,
+        into reservation: ReservedFile? = nil
+    ) throws {
+        let temporary: String
+        let descriptor: Int32
+        if let reservation {
+            (temporary, descriptor) = (reservation.path, reservation.descriptor)
+        } else {
+            temporary = temporaryPath(for: path, in: directory)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw failure("create", temporary) }
+        }
         var written = false
         defer {
             if !written { unlink(temporary) }
@@ -94,6 +102,7 @@ enum POSIXFile {
         do {
             defer { close(descriptor) }
             guard fchmod(descriptor, 0o600) == 0 else { throw failure("set the mode of", temporary) }
+            guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure("rewind", temporary) }
             try data.withUnsafeBytes { bytes in
                 var offset = 0
                 while offset < bytes.count {
@@ -105,11 +114,66 @@ enum POSIXFile {
                     offset += count
                 }
             }
+            // A reserved file is longer than the data: cut it to size (which never needs space).
+            guard ftruncate(descriptor, off_t(data.count)) == 0 else { throw failure("truncate", temporary) }
             guard fsync(descriptor) == 0 else { throw failure("flush", temporary) }
         }
         guard rename(temporary, path) == 0 else { throw failure("replace", path) }
         written = true
         try syncDirectory(directory)
+    }
+
+    /// A new temporary file name beside `path`, after removing ones that killed writers left.
+    private static func temporaryPath(for path: String, in directory: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let suffix = String(UInt64.random(in: .min ... .max, using: &generator), radix: 16)
+        let prefix = "." + (path.split(separator: "/").last.map(String.init) ?? "session") + "."
+        removeStaleTemporaryFiles(in: directory, prefix: prefix)
+        return directory + "/" + prefix + suffix + ".tmp"
+    }
+
+    /// Creates the temporary file that the next save of `path` will write, with `size` bytes
+    /// allocated on disk, so that save cannot fail for lack of space.
+    ///
+    /// - Throws: ``BearerError/Kind/storageFailure`` when the space cannot be allocated (the
+    ///   disk or the quota is full); nothing is left behind.
+    static func reserve(_ size: Int, for path: String, directory: String) throws -> ReservedFile {
+        let temporary = temporaryPath(for: path, in: directory)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw failure("create", temporary) }
+        let status = allocate(descriptor, size)
+        guard status == 0 else {
+            close(descriptor)
+            unlink(temporary)
+            let reason = String(cString: strerror(status))
+            throw BearerError(
+                .storageFailure,
+                "Cannot reserve \(size) bytes in \(directory) for the session (\(reason)); nothing was sent to the "
+                    + "server. Free some space, then try again.",
+                underlyingError: POSIXErrorCode(rawValue: status).map { POSIXError($0) }
+            )
+        }
+        return ReservedFile(path: temporary, descriptor: descriptor)
+    }
+
+    /// Allocates `size` bytes to the file: `posix_fallocate` where it exists, else by writing
+    /// zeros. Returns 0 or an `errno` value.
+    private static func allocate(_ descriptor: Int32, _ size: Int) -> Int32 {
+        #if canImport(Glibc) || canImport(Musl)
+            let status = posix_fallocate(descriptor, 0, off_t(size))
+            if status != EOPNOTSUPP && status != EINVAL { return status }
+        #endif
+        let zeros = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let count = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress?.advanced(by: offset), size - offset) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += count
+        }
+        return fsync(descriptor) == 0 ? 0 : errno
     }
 
     /// Removes temporary files of `prefix` left by a writer that was killed more than a minute ago,
@@ -127,6 +191,13 @@ enum POSIXFile {
             #endif
             if time(nil) - modified > 60 { unlink(path) }
         }
+    }
+
+    /// The size of the file at `path`, or 0 when it cannot be read.
+    static func size(at path: String) -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return 0 }
+        return Int(status.st_size)
     }
 
     /// Removes `path`; a missing file is not an error.
@@ -181,6 +252,18 @@ enum POSIXFile {
             "Cannot \(action) \(path): \(reason).",
             underlyingError: POSIXErrorCode(rawValue: code).map { POSIXError($0) }
         )
+    }
+}
+
+/// A temporary file whose space is allocated, waiting for the next save of a session.
+struct ReservedFile: Sendable {
+    let path: String
+    let descriptor: Int32
+
+    /// Removes the file when no save used it.
+    func release() {
+        close(descriptor)
+        unlink(path)
     }
 }
 

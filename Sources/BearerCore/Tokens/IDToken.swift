@@ -53,12 +53,35 @@ public struct IDToken: Sendable, Hashable {
         nonce: String?,
         clock: WallClock = .system
     ) throws {
+        try validate(issuers: [issuer], clientID: clientID, nonce: nonce, clock: clock)
+    }
+
+    /// Checks the claims as ``validate(issuer:clientID:nonce:clock:)`` does, for ID tokens of
+    /// `server`: its issuer exactly, and for Google also `accounts.google.com`, the spelling
+    /// without a scheme that Google's OpenID Connect guide says to accept too.
+    ///
+    /// - Parameters:
+    ///   - server: The server that issued the token.
+    ///   - clientID: This client's ID.
+    ///   - nonce: The request's nonce, if one was sent.
+    ///   - clock: The current time and the skew allowed for `iat` and `exp`.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` naming the failed check.
+    public func validate(
+        for server: AuthorizationServer,
+        clientID: String,
+        nonce: String?,
+        clock: WallClock = .system
+    ) throws {
+        try validate(issuers: server.idTokenIssuers, clientID: clientID, nonce: nonce, clock: clock)
+    }
+
+    private func validate(issuers: [String], clientID: String, nonce: String?, clock: WallClock) throws {
         let now = clock.now()
         let allowedClockSkew = clock.allowedSkew
-        guard claims.issuer == issuer else {
+        guard issuers.contains(claims.issuer) else {
             throw BearerError(
                 .invalidIDToken,
-                "The ID token was issued by \(claims.issuer), not \(issuer). Check the server configuration."
+                "The ID token was issued by \(claims.issuer), not \(issuers.joined(separator: " or ")). Check the server configuration."
             )
         }
         guard claims.audience.contains(clientID) else {

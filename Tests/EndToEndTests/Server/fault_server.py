@@ -13,7 +13,8 @@
 
 Modes: ok, http500, http503 (Retry-After: 2), timeout (no answer for 60 s), reset (connection
 reset), html200, truncated, error200, invalid_grant, invalid_client, slow_down, huge (a 64 MiB
-body), delay (answers correctly after 0.4 s).
+body), huge-unsized (64 MiB without Content-Length, until the connection closes), trickle (one
+byte a second of a 200-byte body), delay (answers correctly after 0.4 s).
 
 With --any-token (the benchmarks, scripts/bench), every refresh grant gets a fresh pair and /resource
 accepts any bearer token, as the benchmarks' sessions carry tokens this server never issued.
@@ -85,6 +86,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         self.wfile.write(data)
+
+    def stream(self, chunks, pause):
+        try:
+            for chunk in chunks:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+                time.sleep(pause)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def query(self):
         return dict(urllib.parse.parse_qsl(urllib.parse.urlparse(self.path).query))
@@ -158,6 +168,20 @@ class Handler(BaseHTTPRequestHandler):
             self.send(400, {"error": "slow_down"})
         elif current == "huge":
             self.send(200, b"x" * (64 << 20), "application/octet-stream")
+        elif current == "huge-unsized":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            self.stream([b" " * (1 << 20)] * 64, pause=0)
+        elif current == "trickle":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "200")
+            self.end_headers()
+            self.close_connection = True
+            self.stream([b" "] * 200, pause=1)
         else:
             if current == "delay":
                 time.sleep(0.4)
