@@ -24,9 +24,20 @@ struct KeyedArchive: Sendable {
     private let entries: [Int]
     /// The UID of the root object.
     let root: Int
+    /// How many bytes one conversion to JSON values may produce (see ``Walk``).
+    let outputBudget: Int
 
     /// The deepest nesting of archived objects that is followed.
     static let maximumDepth = 64
+
+    /// How many bytes of JSON values one conversion may produce per byte of archive, plus
+    /// ``outputAllowance``. Shared references let a small archive name the same large value many
+    /// times; a real archive's values are smaller than the archive itself.
+    static let outputPerInputByte = 4
+    /// The bytes a conversion may produce on top of ``outputPerInputByte`` times the input.
+    static let outputAllowance = 65_536
+    /// What each value costs on top of its text: the room a JSON value takes in memory.
+    static let costPerValue = 32
 
     /// Reads an archive.
     ///
@@ -54,6 +65,7 @@ struct KeyedArchive: Sendable {
         self.plist = plist
         self.entries = archived
         self.root = Int(rootUID)
+        self.outputBudget = Self.outputPerInputByte * data.count + Self.outputAllowance
     }
 
     /// The raw plist object of archive object `uid`.
@@ -170,13 +182,14 @@ struct KeyedArchive: Sendable {
     /// An `NSDictionary` of strings to property-list values under `key`, as JSON values.
     func dictionary(_ key: String, in uid: Int) throws -> [String: JSONValue]? {
         guard let object = try object(key, in: uid) else { return nil }
-        var walk = Walk(budget: 4 * entries.count + 64)
+        var walk = Walk(budget: outputBudget)
         guard case .object(let dictionary) = try jsonValue(object, walk: &walk) else { return nil }
         return dictionary
     }
 
     /// The state of a conversion: the objects on the current path (to catch cycles) and how many
-    /// more values may be produced (so shared references cannot make the output explode).
+    /// more bytes may be produced (so shared references cannot make the output explode): each
+    /// value costs ``costPerValue`` plus the bytes of its text.
     struct Walk {
         var path: Set<Int> = []
         var budget: Int
@@ -185,7 +198,7 @@ struct KeyedArchive: Sendable {
     /// Converts archive object `uid` (a collection, string, date or URL) to a JSON value: dates
     /// become seconds since 1970, URLs and strings strings, data base64 strings.
     func jsonValue(of uid: Int) throws -> JSONValue {
-        var walk = Walk(budget: 4 * entries.count + 64)
+        var walk = Walk(budget: outputBudget)
         return try jsonValue(uid, walk: &walk)
     }
 
@@ -230,18 +243,33 @@ struct KeyedArchive: Sendable {
     }
 
     private func convert(_ value: Value, walk: inout Walk) throws -> JSONValue {
-        walk.budget -= 1
-        guard walk.budget >= 0 else {
-            throw MigrationError.malformedArchive("shared references expand to more values than the archive holds")
-        }
+        let converted: JSONValue
+        let textBytes: Int
         switch value {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .integer(let value): return .number(Double(value))
-        case .real(let value): return .number(value)
-        case .string(let value): return .string(value)
-        case .data(let value): return .string(value.base64EncodedString())
-        case .object(let object): return try jsonValue(object, walk: &walk)
+        case .null: (converted, textBytes) = (.null, 0)
+        case .bool(let value): (converted, textBytes) = (.bool(value), 0)
+        case .integer(let value): (converted, textBytes) = (.number(Double(value)), 0)
+        case .real(let value): (converted, textBytes) = (.number(value), 0)
+        case .string(let value): (converted, textBytes) = (.string(value), value.utf8.count)
+        case .data(let value):
+            // Charged before encoding: base64 takes 4 bytes for every 3.
+            try charge(value.count / 3 * 4 + 4, to: &walk)
+            return .string(value.base64EncodedString())
+        case .object(let object):
+            try charge(0, to: &walk)
+            return try jsonValue(object, walk: &walk)
+        }
+        try charge(textBytes, to: &walk)
+        return converted
+    }
+
+    /// Charges one value of `textBytes` bytes of text to the walk's budget.
+    private func charge(_ textBytes: Int, to walk: inout Walk) throws {
+        walk.budget -= Self.costPerValue + textBytes
+        guard walk.budget >= 0 else {
+            throw MigrationError.malformedArchive(
+                "shared references expand to more than \(outputBudget) bytes of values, "
+                    + "far more than the archive holds")
         }
     }
 
