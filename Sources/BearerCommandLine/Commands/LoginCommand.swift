@@ -6,6 +6,7 @@ enum LoginCommand {
     static let spec = CommandSpec(
         name: "login",
         valueOptions: ServerOptions.valueOptions.union(["scope", "port", "open-with", "timeout"]),
+        repeatable: ServerOptions.repeatable,
         flags: ServerOptions.flags.union(["no-open", "device"])
     )
 
@@ -18,7 +19,8 @@ enum LoginCommand {
         let timeout = try Timeout.seconds(arguments, command: "login")
         let port = try portOption(arguments)
         let server = try await ServerOptions.server(arguments, environment, command: "login")
-        let client = try ServerOptions.client(arguments, command: "login")
+        let client = try ServerOptions.client(arguments, environment, command: "login")
+        let allowedHosts = try AllowedHosts.given(arguments, command: "login")
         let console = environment.console
 
         var state: AuthState
@@ -56,6 +58,7 @@ enum LoginCommand {
         {
             state = described
         }
+        AllowedHosts.record(allowedHosts, in: &state)
         let signedIn = state
         let store = profile.store
         try await store.withExclusiveAccess(to: profile.name) {
