@@ -82,12 +82,16 @@ struct BinaryPropertyList: Sendable {
         // Objects are parsed in the order of their offsets, each once, and each must start after
         // the previous one ends: table entries that point inside another object would make the
         // same bytes be read (and held) many times over. Several entries may name the same
-        // offset; they share one object.
-        let starts = Array(Set(offsets)).sorted()
+        // offset; they share one object. A table of the object area, one entry per byte, gives
+        // the offsets in order without sorting them.
+        guard bytes.count < Int(Int32.max) else {
+            throw MigrationError.malformedArchive("the property list is larger than 2 GiB")
+        }
+        var parsedIndex = [Int32](repeating: -1, count: Int(tableOffset))
+        for offset in offsets { parsedIndex[offset] = 0 }
         var parsed: [BinaryPropertyList.Object] = []
-        parsed.reserveCapacity(starts.count)
         var previousEnd = 8
-        for start in starts {
+        for start in 8..<Int(tableOffset) where parsedIndex[start] == 0 {
             guard start >= previousEnd else {
                 throw MigrationError.malformedArchive("two objects overlap at byte \(start)")
             }
@@ -97,19 +101,11 @@ struct BinaryPropertyList: Sendable {
                 objectCount: Int(count),
                 end: Int(tableOffset)
             )
+            parsedIndex[start] = Int32(parsed.count)
             parsed.append(object)
             previousEnd = end
         }
-        self.objects = offsets.map { offset in
-            // Every offset is in `starts`, which is sorted: a binary search finds it.
-            var low = 0
-            var high = starts.count - 1
-            while low < high {
-                let middle = (low + high) / 2
-                if starts[middle] < offset { low = middle + 1 } else { high = middle }
-            }
-            return parsed[low]
-        }
+        self.objects = offsets.map { parsed[Int(parsedIndex[$0])] }
         self.top = Int(topIndex)
     }
 }
@@ -125,7 +121,11 @@ private struct ByteReader {
             throw MigrationError.malformedArchive("a number runs past the end of the data")
         }
         var value: UInt64 = 0
-        for byte in bytes[offset..<(offset + size)] { value = value << 8 | UInt64(byte) }
+        var index = offset
+        while index < offset + size {
+            value = value << 8 | UInt64(bytes[index])
+            index += 1
+        }
         return value
     }
 
@@ -246,12 +246,17 @@ private struct ByteReader {
         guard count <= (end - start) / size else {
             throw MigrationError.malformedArchive("a container runs past its end")
         }
-        return try (0..<count).map { index in
+        var references: [Int] = []
+        references.reserveCapacity(count)
+        var index = 0
+        while index < count {
             let reference = try unsignedInteger(at: start + index * size, size: size)
             guard reference < UInt64(objectCount) else {
                 throw MigrationError.malformedArchive("a container refers to a missing object")
             }
-            return Int(reference)
+            references.append(Int(reference))
+            index += 1
         }
+        return references
     }
 }

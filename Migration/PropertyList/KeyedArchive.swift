@@ -187,12 +187,15 @@ struct KeyedArchive: Sendable {
         return dictionary
     }
 
-    /// The state of a conversion: the objects on the current path (to catch cycles) and how many
-    /// more bytes may be produced (so shared references cannot make the output explode): each
-    /// value costs ``costPerValue`` plus the bytes of its text.
+    /// The state of a conversion: the objects on the current path (to catch cycles), how many
+    /// more bytes may be produced (so shared references cannot make the output explode: each
+    /// value costs ``costPerValue`` plus the bytes of its text), and the objects already
+    /// converted, so that each is read once however often it is referenced, while every
+    /// reference is still charged its full cost.
     struct Walk {
         var path: Set<Int> = []
         var budget: Int
+        var converted: [Int: (value: JSONValue, cost: Int)] = [:]
     }
 
     /// Converts archive object `uid` (a collection, string, date or URL) to a JSON value: dates
@@ -203,11 +206,23 @@ struct KeyedArchive: Sendable {
     }
 
     private func jsonValue(_ uid: Int, walk: inout Walk) throws -> JSONValue {
+        if let done = walk.converted[uid] {
+            try spend(done.cost, from: &walk)
+            return done.value
+        }
         guard walk.path.count < Self.maximumDepth else {
             throw MigrationError.malformedArchive("collections nest too deeply")
         }
         guard walk.path.insert(uid).inserted else { throw MigrationError.malformedArchive("an object contains itself") }
         defer { walk.path.remove(uid) }
+        let budgetBefore = walk.budget
+        let value = try convertObject(uid, walk: &walk)
+        walk.converted[uid] = (value, budgetBefore - walk.budget)
+        return value
+    }
+
+    /// Converts archive object `uid`, charging what its contents produce.
+    private func convertObject(_ uid: Int, walk: inout Walk) throws -> JSONValue {
         if let date = try dateObject(uid) {
             return .number(date.timeIntervalSince1970)
         }
@@ -217,18 +232,19 @@ struct KeyedArchive: Sendable {
             guard keys.count == objects.count else {
                 throw MigrationError.malformedArchive("a dictionary has \(keys.count) keys and \(objects.count) values")
             }
+            try spend(keys.count * Self.costPerValue, from: &walk)
             var result: [String: JSONValue] = [:]
             for (key, object) in zip(keys, objects) {
-                guard case .string(let name) = try resolve(key) else {
+                guard case .string(let name) = try resolve(plist.objects[key]) else {
                     throw MigrationError.malformedArchive("a dictionary key is not a string")
                 }
-                result[name] = try convert(resolve(object), walk: &walk)
+                result[name] = try convert(resolve(plist.objects[object]), walk: &walk)
             }
             return .object(result)
         }
         if let objects {
             var items: [JSONValue] = []
-            for object in objects { items.append(try convert(resolve(object), walk: &walk)) }
+            for object in objects { items.append(try convert(resolve(plist.objects[object]), walk: &walk)) }
             return .array(items)
         }
         if let string = try string("NS.string", in: uid) { return .string(string) }
@@ -265,7 +281,12 @@ struct KeyedArchive: Sendable {
 
     /// Charges one value of `textBytes` bytes of text to the walk's budget.
     private func charge(_ textBytes: Int, to walk: inout Walk) throws {
-        walk.budget -= Self.costPerValue + textBytes
+        try spend(Self.costPerValue + textBytes, from: &walk)
+    }
+
+    /// Takes `bytes` from the walk's budget.
+    private func spend(_ bytes: Int, from walk: inout Walk) throws {
+        walk.budget -= bytes
         guard walk.budget >= 0 else {
             throw MigrationError.malformedArchive(
                 "shared references expand to more than \(outputBudget) bytes of values, "
@@ -273,12 +294,12 @@ struct KeyedArchive: Sendable {
         }
     }
 
-    /// The raw references of an `NS.keys` / `NS.objects` array.
-    private func references(_ key: String, in uid: Int) throws -> [BinaryPropertyList.Object]? {
+    /// The plist indices of the references in an `NS.keys` / `NS.objects` array.
+    private func references(_ key: String, in uid: Int) throws -> [Int]? {
         guard let fields = try fields(uid), let field = fields.first(where: { $0.key == key }) else { return nil }
         guard case .array(let items) = plist.objects[field.value] else {
             throw MigrationError.malformedArchive("\(key) is not an array")
         }
-        return items.map { plist.objects[$0] }
+        return items
     }
 }
