@@ -125,7 +125,7 @@ enum MigrateCommand {
     /// GoogleSignIn's keychain items as a JSON object of item names to values: `fingerprint`, the
     /// item it names, and optionally `<fingerprint>~~atrp` and `bundle_id`.
     private static func googleSignIn(_ data: Data) throws -> AuthState {
-        guard let items = try? JSONDecoder().decode([String: String].self, from: data) else {
+        guard let items = try? JSONDecoder().decodeRefusingDeepNesting([String: String].self, from: data) else {
             throw MigrationError(
                 .malformedItem,
                 "The GoogleSignIn export is not a JSON object of keychain item names to string values; write it as "

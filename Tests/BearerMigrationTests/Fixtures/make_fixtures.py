@@ -264,3 +264,8 @@ corpus = "../../Fuzz/Corpus/"
 for target in ("keyed-archive", "legacy-format"):
     write(corpus + target + "/hostile-shared-blob.archive", shared_blob_archive(5000))
     write(corpus + target + "/hostile-overlapping.plist", nested_data_plist(14000))
+
+# JSON that ends just as it nests 513 deep, which Foundation's decoder traps on.
+for target in ("device-authorization", "discovery", "session-envelope", "legacy-format"):
+    write(corpus + target + "/nested-513-deep", b"[" * 513)
+write(corpus + "token-response/nested-513-deep", b"\x00" + b"[" * 513)

@@ -9,7 +9,9 @@ private let client = Client(id: "fuzz", redirectURI: URL(fileURLWithPath: "/"))
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     MemoryBudget.check(inputSize: count) {
-        guard let json = try? JSONDecoder().decode([String: JSONValue].self, from: Data(bytes: start, count: count))
+        guard
+            let json = try? JSONDecoder().decodeRefusingDeepNesting(
+                [String: JSONValue].self, from: Data(bytes: start, count: count))
         else {
             return
         }
