@@ -13,6 +13,8 @@ struct MigrationEndToEndTests {
     private let secret = "bearer-migrate-test-secret"
 
     private func write(_ tool: BearerTool, _ name: String, _ contents: Data) throws -> String {
+        try FileManager.default.createDirectory(
+            at: tool.configDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = tool.configDirectory.appendingPathComponent(name)
         try contents.write(to: url)
         return url.path
@@ -47,7 +49,7 @@ struct MigrationEndToEndTests {
             "refresh_token": try await refreshToken(tool, previous),
         ])
         let migrations: [(format: String, arguments: () async throws -> [String])] = [
-            ("adc", { [try write(tool, "adc.json", adc), "--issuer", issuer] }),
+            ("adc", { [try write(tool, "legacy-adc.input", adc), "--issuer", issuer] }),
             (
                 "googlesignin",
                 {
@@ -57,7 +59,7 @@ struct MigrationEndToEndTests {
                     let items = [
                         "fingerprint": fingerprint, fingerprint: persistence, "bundle_id": "com.example.bearer",
                     ]
-                    let file = try write(tool, "googlesignin.json", try JSONEncoder().encode(items))
+                    let file = try write(tool, "legacy-googlesignin.input", try JSONEncoder().encode(items))
                     return [file, "--issuer", issuer, "--client-secret-file", secretFile]
                 }
             ),
@@ -65,14 +67,14 @@ struct MigrationEndToEndTests {
                 "gtmoauth2",
                 {
                     let exported = try await tool.run(["export", "--format", "gtmoauth2", "--profile", previous])
-                    let file = try write(tool, "gtmoauth2.txt", exported.stdout)
+                    let file = try write(tool, "legacy-gtmoauth2.input", exported.stdout)
                     return [file, "--issuer", issuer, "--client-id", client, "--client-secret-file", secretFile]
                 }
             ),
             (
                 "gtmappauth",
                 {
-                    let file = tool.configDirectory.appendingPathComponent("gtmappauth.archive").path
+                    let file = tool.configDirectory.appendingPathComponent("legacy-gtmappauth.input").path
                     let exported = try await tool.run([
                         "export", "--format", "gtmappauth", "--profile", previous, "--output", file,
                     ])
