@@ -16,7 +16,8 @@ let package = Package(
         .executable(name: "bearer", targets: ["BearerCLI"]),
     ],
     targets: [
-        .target(name: "Bearer"),
+        .target(name: "BearerCore"),
+        .target(name: "Bearer", dependencies: ["BearerCore"]),
         .target(name: "BearerMigration", dependencies: ["Bearer"], path: "Migration"),
         .target(name: "BearerTestSupport", dependencies: ["Bearer"], path: "Tests/BearerTestSupport"),
         .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration"]),

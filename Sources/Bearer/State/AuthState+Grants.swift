@@ -1,31 +1,6 @@
-public import Foundation
+import Foundation
 
 extension AuthState {
-    /// The leeway actually used for the current token: the smaller of `leeway` and half the token's
-    /// lifetime as received, so a token living 60 s or less is not stale on arrival.
-    ///
-    /// - Parameter leeway: The configured leeway.
-    /// - Returns: The effective leeway.
-    public func effectiveLeeway(_ leeway: TimeInterval = defaultRefreshLeeway) -> TimeInterval {
-        guard let lifetime = accessTokenLifetime else { return leeway }
-        return min(leeway, lifetime / 2)
-    }
-
-    /// Whether the access token must be refreshed before use at `now`.
-    ///
-    /// With expiry T and effective leeway L, a token is fresh strictly before T − L and needs a
-    /// refresh from T − L on. A token without an expiry is fresh while it exists.
-    ///
-    /// - Parameters:
-    ///   - now: The current time.
-    ///   - leeway: The configured leeway (60 s by default); see ``effectiveLeeway(_:)``.
-    /// - Returns: `true` when there is no access token or it is within the leeway of expiry.
-    public func needsRefresh(at now: Date, leeway: TimeInterval = defaultRefreshLeeway) -> Bool {
-        guard accessToken != nil else { return true }
-        guard let expiresAt = accessTokenExpiresAt else { return false }
-        return now >= expiresAt.addingTimeInterval(-effectiveLeeway(leeway))
-    }
-
     /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5) and creates the session.
     ///
     /// - Parameters:
@@ -187,16 +162,6 @@ extension AuthState {
             next.grantedScopes = requestedScopes
         }
         next.additionalParameters = response.additionalParameters
-        return next
-    }
-
-    /// Returns this session marked as needing a new sign-in, keeping everything else.
-    ///
-    /// - Parameter error: The server's error, usually `invalid_grant`.
-    /// - Returns: The marked session.
-    public func markingNeedsReauthentication(_ error: OAuthError) -> AuthState {
-        var next = self
-        next.reauthenticationError = error
         return next
     }
 }

@@ -66,7 +66,7 @@ public struct AuthState: Sendable, Hashable {
             self.name = name
         }
 
-        init(claims: IDTokenClaims) {
+        package init(claims: IDTokenClaims) {
             self.init(
                 subject: claims.subject,
                 email: claims.email,
