@@ -1,11 +1,15 @@
 /// A lock per key for tasks: waiting suspends the task instead of blocking a thread, and waiters
-/// get the lock in the order they asked for it.
-actor AsyncKeyedLock {
+/// get the lock in the order they asked for it. `package`, for the keychain store of the Bearer
+/// module.
+package actor AsyncKeyedLock {
     private var held: Set<String> = []
     private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
 
+    /// A lock with no key held.
+    package init() {}
+
     /// Runs `body` while holding the lock of `key`.
-    nonisolated func withLock<Result: Sendable>(
+    nonisolated package func withLock<Result: Sendable>(
         _ key: String,
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
