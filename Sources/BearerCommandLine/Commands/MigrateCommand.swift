@@ -56,10 +56,13 @@ enum MigrateCommand {
         return .success
     }
 
-    /// Whether the profile holds a session (an unreadable one counts: it is not overwritten without --force).
+    /// Whether the profile holds a session (an unreadable one counts: it is not overwritten without
+    /// --force). A folder or file others could tamper with is reported as it is, with its fix.
     private static func existingSession(_ profile: Profile) async throws -> Bool {
         do {
             return try await profile.store.load(key: profile.name) != nil
+        } catch let error as BearerError where error.kind == .insecureStorage {
+            throw error
         } catch {
             return true
         }
