@@ -14,6 +14,7 @@ public struct MigrationError: Error, Sendable {
             case unknownFormat
             case storeFailure
             case verificationFailed
+            case conflictingSettings
         }
 
         private let base: Base
@@ -35,6 +36,9 @@ public struct MigrationError: Error, Sendable {
         public static let storeFailure = Kind(.storeFailure)
         /// The session written to the new store did not read back equal; the legacy item was kept.
         public static let verificationFailed = Kind(.verificationFailed)
+        /// The item names a setting (an issuer, a client ID) other than the one given; nothing was
+        /// read, so that neither is silently chosen.
+        public static let conflictingSettings = Kind(.conflictingSettings)
     }
 
     /// What kind of failure this is.

@@ -3,9 +3,10 @@ import Foundation
 /// A binary property list (`bplist00`), read without Foundation's `PropertyListSerialization`
 /// so that every malformed input becomes a typed error.
 ///
-/// Objects are parsed once each and containers hold references (indices), never copies, so
-/// reading is linear in the input's size whatever its sharing, and a reference cycle cannot make
-/// reading loop: walkers detect cycles with ``ReferenceWalk``.
+/// Objects are parsed once each, their bytes may not overlap, containers hold references
+/// (indices) and data objects are slices of the input, never copies, so reading takes time and
+/// memory linear in the input's size whatever its sharing. A reference cycle cannot make reading
+/// loop; ``KeyedArchive`` walks detect cycles and charge what they produce against a budget.
 struct BinaryPropertyList: Sendable {
     /// One object of the list.
     enum Object: Sendable, Equatable {
@@ -15,6 +16,7 @@ struct BinaryPropertyList: Sendable {
         case real(Double)
         /// Seconds since 2001-01-01 00:00:00 UTC.
         case date(Double)
+        /// A slice of the input (its indices are those of the input, not zero-based).
         case data(Data)
         case string(String)
         case uid(UInt64)
@@ -49,13 +51,13 @@ struct BinaryPropertyList: Sendable {
     /// Parses `data`.
     ///
     /// - Throws: ``MigrationError`` of kind ``MigrationError/Kind/malformedArchive`` for anything
-    ///   that is not a well-formed binary property list.
+    ///   that is not a well-formed binary property list, including objects whose bytes overlap.
     init(_ data: Data) throws {
         let bytes = [UInt8](data)
         guard bytes.count >= Self.magic.count + 32, Array(bytes[0..<8]) == Self.magic else {
             throw MigrationError.malformedArchive("not a binary property list (bplist00)")
         }
-        let reader = ByteReader(bytes: bytes)
+        let reader = ByteReader(bytes: bytes, source: data)
         let trailer = bytes.count - 32
         let offsetSize = Int(bytes[trailer + 6])
         let referenceSize = Int(bytes[trailer + 7])
@@ -68,30 +70,42 @@ struct BinaryPropertyList: Sendable {
         else {
             throw MigrationError.malformedArchive("the property list's trailer is inconsistent")
         }
-        var objects: [Object] = []
-        objects.reserveCapacity(Int(count))
-        // Several table entries may name the same offset; each object is parsed once and shared
-        // (arrays are copy-on-write), so repeated entries cannot multiply the work.
-        var parsed: [UInt64: Object] = [:]
+        var offsets: [Int] = []
+        offsets.reserveCapacity(Int(count))
         for index in 0..<Int(count) {
             let offset = try reader.unsignedInteger(at: Int(tableOffset) + index * offsetSize, size: offsetSize)
             guard offset >= 8, offset < tableOffset else {
                 throw MigrationError.malformedArchive("object \(index) lies outside the object area")
             }
-            if let object = parsed[offset] {
-                objects.append(object)
-                continue
+            offsets.append(Int(offset))
+        }
+        // Objects are parsed in the order of their offsets, each once, and each must start after
+        // the previous one ends: table entries that point inside another object would make the
+        // same bytes be read (and held) many times over. Several entries may name the same
+        // offset; they share one object. A table of the object area, one entry per byte, gives
+        // the offsets in order without sorting them.
+        guard bytes.count < Int(Int32.max) else {
+            throw MigrationError.malformedArchive("the property list is larger than 2 GiB")
+        }
+        var parsedIndex = [Int32](repeating: -1, count: Int(tableOffset))
+        for offset in offsets { parsedIndex[offset] = 0 }
+        var parsed: [BinaryPropertyList.Object] = []
+        var previousEnd = 8
+        for start in 8..<Int(tableOffset) where parsedIndex[start] == 0 {
+            guard start >= previousEnd else {
+                throw MigrationError.malformedArchive("two objects overlap at byte \(start)")
             }
-            let object = try reader.object(
-                at: Int(offset),
+            let (object, end) = try reader.object(
+                at: start,
                 referenceSize: referenceSize,
                 objectCount: Int(count),
                 end: Int(tableOffset)
             )
-            parsed[offset] = object
-            objects.append(object)
+            parsedIndex[start] = Int32(parsed.count)
+            parsed.append(object)
+            previousEnd = end
         }
-        self.objects = objects
+        self.objects = offsets.map { parsed[Int(parsedIndex[$0])] }
         self.top = Int(topIndex)
     }
 }
@@ -99,26 +113,35 @@ struct BinaryPropertyList: Sendable {
 /// Reads the parts of a binary property list, checking every bound.
 private struct ByteReader {
     let bytes: [UInt8]
+    /// The input, of which data objects are slices.
+    let source: Data
 
     func unsignedInteger(at offset: Int, size: Int) throws -> UInt64 {
         guard offset >= 0, size >= 1, size <= 8, offset <= bytes.count - size else {
             throw MigrationError.malformedArchive("a number runs past the end of the data")
         }
         var value: UInt64 = 0
-        for byte in bytes[offset..<(offset + size)] { value = value << 8 | UInt64(byte) }
+        var index = offset
+        while index < offset + size {
+            value = value << 8 | UInt64(bytes[index])
+            index += 1
+        }
         return value
     }
 
-    func object(at offset: Int, referenceSize: Int, objectCount: Int, end: Int) throws -> BinaryPropertyList.Object {
+    /// The object at `offset` and the offset just past its last byte.
+    func object(at offset: Int, referenceSize: Int, objectCount: Int, end: Int) throws -> (
+        BinaryPropertyList.Object, end: Int
+    ) {
         guard offset < end else { throw MigrationError.malformedArchive("an object lies outside the object area") }
         let marker = bytes[offset]
         let info = Int(marker & 0x0F)
         switch marker >> 4 {
         case 0x0:
             switch marker {
-            case 0x00: return .null
-            case 0x08: return .bool(false)
-            case 0x09: return .bool(true)
+            case 0x00: return (.null, offset + 1)
+            case 0x08: return (.bool(false), offset + 1)
+            case 0x09: return (.bool(true), offset + 1)
             default: throw MigrationError.malformedArchive("unknown object marker \(marker)")
             }
         case 0x1:
@@ -128,7 +151,7 @@ private struct ByteReader {
             let size = 1 << info
             try check(offset + 1, size, end)
             let raw = try unsignedInteger(at: offset + 1, size: size)
-            return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
+            return (.integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw)), offset + 1 + size)
         case 0x2:
             guard info == 2 || info == 3 else {
                 throw MigrationError.malformedArchive("a real has an unsupported size")
@@ -136,22 +159,26 @@ private struct ByteReader {
             let size = 1 << info
             try check(offset + 1, size, end)
             let raw = try unsignedInteger(at: offset + 1, size: size)
-            return .real(size == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw))
+            return (
+                .real(size == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw)), offset + 1 + size
+            )
         case 0x3:
             guard marker == 0x33 else { throw MigrationError.malformedArchive("a date has an unsupported size") }
             try check(offset + 1, 8, end)
-            return .date(Double(bitPattern: try unsignedInteger(at: offset + 1, size: 8)))
+            return (.date(Double(bitPattern: try unsignedInteger(at: offset + 1, size: 8))), offset + 9)
         case 0x4:
             let (length, start) = try lengthAndStart(offset, info, end)
             try check(start, length, end)
-            return .data(Data(bytes[start..<(start + length)]))
+            // A slice of the input: no copy, whatever the size.
+            let first = source.startIndex + start
+            return (.data(source[first..<(first + length)]), start + length)
         case 0x5:
             let (length, start) = try lengthAndStart(offset, info, end)
             try check(start, length, end)
             guard bytes[start..<(start + length)].allSatisfy({ $0 < 0x80 }) else {
                 throw MigrationError.malformedArchive("an ASCII string holds a non-ASCII byte")
             }
-            return .string(String(decoding: bytes[start..<(start + length)], as: UTF8.self))
+            return (.string(String(decoding: bytes[start..<(start + length)], as: UTF8.self)), start + length)
         case 0x6:
             let (length, start) = try lengthAndStart(offset, info, end)
             guard length <= (end - start) / 2 else {
@@ -162,19 +189,20 @@ private struct ByteReader {
             for index in 0..<length {
                 units.append(UInt16(bytes[start + 2 * index]) << 8 | UInt16(bytes[start + 2 * index + 1]))
             }
-            return .string(try Self.decodeUTF16(units))
+            return (.string(try Self.decodeUTF16(units)), start + 2 * length)
         case 0x8:
             let size = info + 1
             guard size <= 8 else { throw MigrationError.malformedArchive("a UID is wider than 8 bytes") }
             try check(offset + 1, size, end)
-            return .uid(try unsignedInteger(at: offset + 1, size: size))
+            return (.uid(try unsignedInteger(at: offset + 1, size: size)), offset + 1 + size)
         case 0xA:
             let (length, start) = try lengthAndStart(offset, info, end)
-            return .array(try references(start, length, referenceSize, objectCount, end))
+            let items = try references(start, length, referenceSize, objectCount, end)
+            return (.array(items), start + length * referenceSize)
         case 0xD:
             let (length, start) = try lengthAndStart(offset, info, end)
             let all = try references(start, length * 2, referenceSize, objectCount, end)
-            return .dictionary((0..<length).map { (all[$0], all[length + $0]) })
+            return (.dictionary((0..<length).map { (all[$0], all[length + $0]) }), start + 2 * length * referenceSize)
         default:
             throw MigrationError.malformedArchive("unknown object marker \(marker)")
         }
@@ -218,12 +246,17 @@ private struct ByteReader {
         guard count <= (end - start) / size else {
             throw MigrationError.malformedArchive("a container runs past its end")
         }
-        return try (0..<count).map { index in
+        var references: [Int] = []
+        references.reserveCapacity(count)
+        var index = 0
+        while index < count {
             let reference = try unsignedInteger(at: start + index * size, size: size)
             guard reference < UInt64(objectCount) else {
                 throw MigrationError.malformedArchive("a container refers to a missing object")
             }
-            return Int(reference)
+            references.append(Int(reference))
+            index += 1
         }
+        return references
     }
 }

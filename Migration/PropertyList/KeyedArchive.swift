@@ -24,9 +24,20 @@ struct KeyedArchive: Sendable {
     private let entries: [Int]
     /// The UID of the root object.
     let root: Int
+    /// How many bytes one conversion to JSON values may produce (see ``Walk``).
+    let outputBudget: Int
 
     /// The deepest nesting of archived objects that is followed.
     static let maximumDepth = 64
+
+    /// How many bytes of JSON values one conversion may produce per byte of archive, plus
+    /// ``outputAllowance``. Shared references let a small archive name the same large value many
+    /// times; a real archive's values are smaller than the archive itself.
+    static let outputPerInputByte = 4
+    /// The bytes a conversion may produce on top of ``outputPerInputByte`` times the input.
+    static let outputAllowance = 65_536
+    /// What each value costs on top of its text: the room a JSON value takes in memory.
+    static let costPerValue = 32
 
     /// Reads an archive.
     ///
@@ -54,6 +65,7 @@ struct KeyedArchive: Sendable {
         self.plist = plist
         self.entries = archived
         self.root = Int(rootUID)
+        self.outputBudget = Self.outputPerInputByte * data.count + Self.outputAllowance
     }
 
     /// The raw plist object of archive object `uid`.
@@ -170,31 +182,47 @@ struct KeyedArchive: Sendable {
     /// An `NSDictionary` of strings to property-list values under `key`, as JSON values.
     func dictionary(_ key: String, in uid: Int) throws -> [String: JSONValue]? {
         guard let object = try object(key, in: uid) else { return nil }
-        var walk = Walk(budget: 4 * entries.count + 64)
+        var walk = Walk(budget: outputBudget)
         guard case .object(let dictionary) = try jsonValue(object, walk: &walk) else { return nil }
         return dictionary
     }
 
-    /// The state of a conversion: the objects on the current path (to catch cycles) and how many
-    /// more values may be produced (so shared references cannot make the output explode).
+    /// The state of a conversion: the objects on the current path (to catch cycles), how many
+    /// more bytes may be produced (so shared references cannot make the output explode: each
+    /// value costs ``costPerValue`` plus the bytes of its text), and the objects already
+    /// converted, so that each is read once however often it is referenced, while every
+    /// reference is still charged its full cost.
     struct Walk {
         var path: Set<Int> = []
         var budget: Int
+        var converted: [Int: (value: JSONValue, cost: Int)] = [:]
     }
 
     /// Converts archive object `uid` (a collection, string, date or URL) to a JSON value: dates
     /// become seconds since 1970, URLs and strings strings, data base64 strings.
     func jsonValue(of uid: Int) throws -> JSONValue {
-        var walk = Walk(budget: 4 * entries.count + 64)
+        var walk = Walk(budget: outputBudget)
         return try jsonValue(uid, walk: &walk)
     }
 
     private func jsonValue(_ uid: Int, walk: inout Walk) throws -> JSONValue {
+        if let done = walk.converted[uid] {
+            try spend(done.cost, from: &walk)
+            return done.value
+        }
         guard walk.path.count < Self.maximumDepth else {
             throw MigrationError.malformedArchive("collections nest too deeply")
         }
         guard walk.path.insert(uid).inserted else { throw MigrationError.malformedArchive("an object contains itself") }
         defer { walk.path.remove(uid) }
+        let budgetBefore = walk.budget
+        let value = try convertObject(uid, walk: &walk)
+        walk.converted[uid] = (value, budgetBefore - walk.budget)
+        return value
+    }
+
+    /// Converts archive object `uid`, charging what its contents produce.
+    private func convertObject(_ uid: Int, walk: inout Walk) throws -> JSONValue {
         if let date = try dateObject(uid) {
             return .number(date.timeIntervalSince1970)
         }
@@ -204,18 +232,19 @@ struct KeyedArchive: Sendable {
             guard keys.count == objects.count else {
                 throw MigrationError.malformedArchive("a dictionary has \(keys.count) keys and \(objects.count) values")
             }
+            try spend(keys.count * Self.costPerValue, from: &walk)
             var result: [String: JSONValue] = [:]
             for (key, object) in zip(keys, objects) {
-                guard case .string(let name) = try resolve(key) else {
+                guard case .string(let name) = try resolve(plist.objects[key]) else {
                     throw MigrationError.malformedArchive("a dictionary key is not a string")
                 }
-                result[name] = try convert(resolve(object), walk: &walk)
+                result[name] = try convert(resolve(plist.objects[object]), walk: &walk)
             }
             return .object(result)
         }
         if let objects {
             var items: [JSONValue] = []
-            for object in objects { items.append(try convert(resolve(object), walk: &walk)) }
+            for object in objects { items.append(try convert(resolve(plist.objects[object]), walk: &walk)) }
             return .array(items)
         }
         if let string = try string("NS.string", in: uid) { return .string(string) }
@@ -230,27 +259,47 @@ struct KeyedArchive: Sendable {
     }
 
     private func convert(_ value: Value, walk: inout Walk) throws -> JSONValue {
-        walk.budget -= 1
-        guard walk.budget >= 0 else {
-            throw MigrationError.malformedArchive("shared references expand to more values than the archive holds")
-        }
+        let converted: JSONValue
+        let textBytes: Int
         switch value {
-        case .null: return .null
-        case .bool(let value): return .bool(value)
-        case .integer(let value): return .number(Double(value))
-        case .real(let value): return .number(value)
-        case .string(let value): return .string(value)
-        case .data(let value): return .string(value.base64EncodedString())
-        case .object(let object): return try jsonValue(object, walk: &walk)
+        case .null: (converted, textBytes) = (.null, 0)
+        case .bool(let value): (converted, textBytes) = (.bool(value), 0)
+        case .integer(let value): (converted, textBytes) = (.number(Double(value)), 0)
+        case .real(let value): (converted, textBytes) = (.number(value), 0)
+        case .string(let value): (converted, textBytes) = (.string(value), value.utf8.count)
+        case .data(let value):
+            // Charged before encoding: base64 takes 4 bytes for every 3.
+            try charge(value.count / 3 * 4 + 4, to: &walk)
+            return .string(value.base64EncodedString())
+        case .object(let object):
+            try charge(0, to: &walk)
+            return try jsonValue(object, walk: &walk)
+        }
+        try charge(textBytes, to: &walk)
+        return converted
+    }
+
+    /// Charges one value of `textBytes` bytes of text to the walk's budget.
+    private func charge(_ textBytes: Int, to walk: inout Walk) throws {
+        try spend(Self.costPerValue + textBytes, from: &walk)
+    }
+
+    /// Takes `bytes` from the walk's budget.
+    private func spend(_ bytes: Int, from walk: inout Walk) throws {
+        walk.budget -= bytes
+        guard walk.budget >= 0 else {
+            throw MigrationError.malformedArchive(
+                "shared references expand to more than \(outputBudget) bytes of values, "
+                    + "far more than the archive holds")
         }
     }
 
-    /// The raw references of an `NS.keys` / `NS.objects` array.
-    private func references(_ key: String, in uid: Int) throws -> [BinaryPropertyList.Object]? {
+    /// The plist indices of the references in an `NS.keys` / `NS.objects` array.
+    private func references(_ key: String, in uid: Int) throws -> [Int]? {
         guard let fields = try fields(uid), let field = fields.first(where: { $0.key == key }) else { return nil }
         guard case .array(let items) = plist.objects[field.value] else {
             throw MigrationError.malformedArchive("\(key) is not an array")
         }
-        return items.map { plist.objects[$0] }
+        return items
     }
 }

@@ -14,7 +14,7 @@ public enum ApplicationDefaultCredentials {
     /// - Throws: ``MigrationError/Kind/malformedItem`` when it is not an `authorized_user` file with
     ///   `client_id`, `client_secret` and `refresh_token`.
     public static func decode(_ data: Data) throws -> AuthState {
-        guard let json = try? JSONDecoder().decode([String: JSONValue].self, from: data) else {
+        guard let json = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: data) else {
             throw MigrationError(
                 .malformedItem,
                 "The credentials file is not a JSON object; pass the file that `gcloud auth application-default login` wrote."

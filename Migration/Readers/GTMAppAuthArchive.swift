@@ -21,14 +21,22 @@ public enum GTMAppAuthArchive {
 
     /// Reads an archive into a session.
     ///
-    /// - Parameter data: The keychain item's data.
+    /// The issuer is the one the archived service configuration names, else the one of its
+    /// discovery document, else the `iss` of the archived ID token; archives whose endpoints are
+    /// Google's are Google's. An archive that names none of these needs `issuer`.
+    ///
+    /// - Parameters:
+    ///   - data: The keychain item's data.
+    ///   - issuer: The server's issuer identifier, for archives that do not name it. When the
+    ///     archive names another one, the archive is refused rather than either being guessed.
     /// - Returns: The session. Like every migrated session it needs a refresh before use; the
     ///   archived expiry and refresh flag are kept in `AuthState.metadata` for writing back.
     /// - Throws: ``MigrationError`` of kind ``MigrationError/Kind/malformedArchive`` for a damaged
-    ///   archive (truncated, cyclic, dangling references) or ``MigrationError/Kind/malformedItem``
-    ///   when it lacks what a session needs.
-    public static func decode(_ data: Data) throws -> AuthState {
-        try ArchiveReading(archive: KeyedArchive(data)).state()
+    ///   archive (truncated, cyclic, dangling references), ``MigrationError/Kind/malformedItem``
+    ///   when it lacks what a session needs (an issuer included, when `issuer` is `nil`), or
+    ///   ``MigrationError/Kind/conflictingSettings`` when it names an issuer other than `issuer`.
+    public static func decode(_ data: Data, issuer: URL? = nil) throws -> AuthState {
+        try ArchiveReading(archive: KeyedArchive(data), explicitIssuer: issuer).state()
     }
 
     /// Writes a session as a GTMAppAuth archive.
@@ -43,6 +51,8 @@ public enum GTMAppAuthArchive {
 /// Walks a GTMAppAuth archive.
 private struct ArchiveReading {
     let archive: KeyedArchive
+    /// The issuer the caller gave, if any.
+    let explicitIssuer: URL?
 
     func state() throws -> AuthState {
         let root = archive.root
@@ -76,7 +86,8 @@ private struct ArchiveReading {
         guard let configuration else {
             throw Self.lacking("has no service configuration")
         }
-        let server = try self.server(configuration)
+        let idToken = try tokenResponse.flatMap { try archive.string("id_token", in: $0) }.flatMap { try? IDToken($0) }
+        let server = try self.server(configuration, idToken: idToken)
 
         let refreshToken =
             try archive.string("refreshToken", in: authState)
@@ -91,7 +102,6 @@ private struct ArchiveReading {
             try tokenResponse.flatMap { try archive.string("scope", in: $0) }
             ?? archive.string("scope", in: authState)
             ?? authorizationRequest.flatMap { try archive.string("scope", in: $0) }
-        let idToken = try tokenResponse.flatMap { try archive.string("id_token", in: $0) }.flatMap { try? IDToken($0) }
 
         var metadata: [String: String] = [:]
         if let provider = try archive.string("serviceProvider", in: archive.root) {
@@ -163,7 +173,7 @@ private struct ArchiveReading {
         return AuthState.User(subject: subject ?? "", email: email, emailVerified: verified)
     }
 
-    private func server(_ configuration: Int) throws -> AuthorizationServer {
+    private func server(_ configuration: Int, idToken: IDToken?) throws -> AuthorizationServer {
         guard let authorization = try archive.url("authorizationEndpoint", in: configuration),
             let token = try archive.url("tokenEndpoint", in: configuration)
         else {
@@ -180,11 +190,13 @@ private struct ArchiveReading {
         }
         let google = AuthorizationServer.google
         // Archives written without discovery name no issuer; Google's endpoints identify Google.
+        // The origin of an endpoint is no issuer: most servers' issuers have a path.
         let onGoogleHosts =
             AuthorizationServer.isGoogleHost(token.host) || AuthorizationServer.isGoogleHost(authorization.host)
-        let issuer =
+        let recorded =
             try archive.url("issuer", in: configuration) ?? documentURL("issuer")
-            ?? (onGoogleHosts ? google.issuer : Self.origin(of: authorization))
+            ?? idToken.flatMap { Self.issuer(of: $0) } ?? (onGoogleHosts ? google.issuer : nil)
+        let issuer = try Self.resolveIssuer(recorded: recorded, explicit: explicitIssuer)
         var server = AuthorizationServer(
             issuer: issuer,
             authorizationEndpoint: authorization,
@@ -204,11 +216,33 @@ private struct ArchiveReading {
         return server
     }
 
-    private static func origin(of url: URL) -> URL {
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        return components.url ?? url
+    /// The `iss` of an ID token as a URL; Google's issuer may be written without its scheme.
+    private static func issuer(of idToken: IDToken) -> URL? {
+        let issuer = idToken.claims.issuer
+        if issuer == "accounts.google.com" { return AuthorizationServer.google.issuer }
+        guard let url = URL(string: issuer), let scheme = url.scheme?.lowercased(), ["https", "http"].contains(scheme),
+            url.host != nil
+        else { return nil }
+        return url
+    }
+
+    /// The archive's issuer and the caller's must agree; one of them must exist.
+    private static func resolveIssuer(recorded: URL?, explicit: URL?) throws -> URL {
+        switch (recorded, explicit) {
+        case (let recorded?, let explicit?) where recorded.absoluteString != explicit.absoluteString:
+            throw MigrationError(
+                .conflictingSettings,
+                "The GTMAppAuth archive names the issuer \(recorded.absoluteString), but "
+                    + "\(explicit.absoluteString) was given; give the archive's issuer, or none.")
+        case (let recorded?, _):
+            return recorded
+        case (nil, let explicit?):
+            return explicit
+        case (nil, nil):
+            throw MigrationError(
+                .malformedItem,
+                "The GTMAppAuth archive names no issuer (neither its service configuration nor an ID token does); "
+                    + "give the server's issuer (`bearer migrate --issuer URL`, or the `issuer` parameter).")
+        }
     }
 }

@@ -20,7 +20,7 @@ public enum LegacyFormat: String, Sendable, Hashable, CaseIterable {
     /// - Returns: The format, or `nil` when it is none of these.
     public static func detect(_ data: Data) -> LegacyFormat? {
         if data.starts(with: Array("bplist00".utf8)) { return .gtmAppAuth }
-        if let json = try? JSONDecoder().decode([String: JSONValue].self, from: data) {
+        if let json = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: data) {
             if json["version"] != nil && json["server"] != nil { return .bearer }
             if json["type"] != nil && json["refresh_token"] != nil { return .applicationDefaultCredentials }
             return nil

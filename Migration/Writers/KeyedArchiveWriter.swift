@@ -91,6 +91,27 @@ struct KeyedArchiveWriter {
         return entries.count - 1
     }
 
+    /// Archives an `NSArray` whose elements are the objects `objects`.
+    mutating func array(_ objects: [Int]) -> Int {
+        let array = plist.add(.array(objects.map { plist.add(.uid(UInt64($0))) }))
+        let classUID = classEntry("NSArray", superclasses: ["NSObject"])
+        entries.append(
+            plist.add(
+                .dictionary([
+                    (plist.add(.string("NS.objects")), array),
+                    (plist.add(.string("$class")), plist.add(.uid(UInt64(classUID)))),
+                ])
+            )
+        )
+        return entries.count - 1
+    }
+
+    /// Archives an `NSData`.
+    mutating func data(_ value: Data) -> Int {
+        entries.append(plist.add(.data(value)))
+        return entries.count - 1
+    }
+
     private mutating func value(_ value: JSONValue) -> Int {
         switch value {
         case .null:
@@ -106,17 +127,7 @@ struct KeyedArchiveWriter {
         case .string(let text):
             return string(text)
         case .array(let items):
-            let uids = items.map { self.value($0) }
-            let array = plist.add(.array(uids.map { plist.add(.uid(UInt64($0))) }))
-            let classUID = classEntry("NSArray", superclasses: ["NSObject"])
-            entries.append(
-                plist.add(
-                    .dictionary([
-                        (plist.add(.string("NS.objects")), array),
-                        (plist.add(.string("$class")), plist.add(.uid(UInt64(classUID)))),
-                    ])
-                )
-            )
+            return array(items.map { self.value($0) })
         case .object(let fields):
             return dictionary(fields)
         }

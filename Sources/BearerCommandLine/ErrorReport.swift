@@ -9,8 +9,9 @@ enum ErrorReport {
             return .usage
         case is NoSession:
             return .reauthenticationNeeded
-        case is MigrationError:
-            return .dataError
+        case let error as MigrationError:
+            // The file and the command line disagree: the command line must change.
+            return error.kind == .conflictingSettings ? .usage : .dataError
         case let error as OAuthError:
             if error.requiresReauthentication { return .reauthenticationNeeded }
             if error.isTransient { return .unavailable }

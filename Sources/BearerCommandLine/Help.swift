@@ -13,11 +13,13 @@ enum Help {
           add-scopes  ask for more scopes on the same session
           logout      revoke the grant and remove the session
           migrate     import a session saved by GTMOAuth2, GTMAppAuth, GoogleSignIn or gcloud
-          export      write the session in a legacy format to stdout
+          export      write the session in a legacy format to stdout or a private file
 
         Every command takes --profile NAME (default: default). Sessions live in $BEARER_CONFIG_DIR,
-        else $XDG_CONFIG_HOME/bearer, else ~/.config/bearer, one private file per profile.
-        $BEARER_HTTP_TIMEOUT sets how many seconds a request may wait for the server (30).
+        else $XDG_CONFIG_HOME/bearer, else ~/.config/bearer, one private file per profile; a folder
+        that another user owns or that others can write is refused. $BEARER_HTTP_TIMEOUT sets how
+        many seconds a request may wait for the server (30). $BEARER_CLIENT_SECRET gives a client
+        secret without putting it on the command line.
 
         Exit codes:
           0   success
@@ -33,9 +35,9 @@ enum Help {
 
     static let commands: [String: String] = [
         "login": """
-        usage: bearer login (--issuer URL | --google) --client-id ID [--client-secret S] --scope "A B …"
+        usage: bearer login (--issuer URL | --google) --client-id ID [--client-secret-file FILE] --scope "A B …"
                             [--profile NAME] [--port N] [--open-with CMD] [--no-open] [--device]
-                            [--allow-insecure-loopback] [--timeout SECONDS]
+                            [--allow-insecure-loopback] [--timeout SECONDS] [--allow-host HOST]…
 
         Signs in and saves the session with its server and client settings in the profile.
 
@@ -47,6 +49,13 @@ enum Help {
 
         Plain-http endpoints are refused unless they are on a loopback address and
         --allow-insecure-loopback is given (for local test servers; it is saved with the profile).
+
+        A confidential client's secret is read from --client-secret-file FILE (its first line) or
+        $BEARER_CLIENT_SECRET; --client-secret S also works but shows the secret to every local
+        user in the process list.
+
+        Tokens go only to the issuer's host (Google: *.googleapis.com) and to each --allow-host
+        HOST (repeatable; *.example.com for subdomains), which is saved with the profile.
         """,
         "token": """
         usage: bearer token [--profile NAME]
@@ -60,7 +69,9 @@ enum Help {
         Sends the request with the profile's access token, refreshing it when needed (and once more
         if the server rejects it as invalid). The response body goes to stdout. Exit 0 on a 2xx
         answer, 22 on any other status. -d sends DATA as a form body with POST unless -X says
-        otherwise. Tokens are only ever sent over https (or loopback http when the profile allows it).
+        otherwise. Tokens are only ever sent over https (or loopback http when the profile allows it),
+        and only to the profile's hosts: the issuer's (Google: *.googleapis.com) and those added
+        with bearer login --allow-host HOST; any other host is refused before anything is sent.
         """,
         "status": """
         usage: bearer status [--profile NAME] [--json]
@@ -81,30 +92,37 @@ enum Help {
         usage: bearer logout [--profile NAME]
 
         Revokes the grant at the server (RFC 7009) and removes the profile's session. When
-        revocation fails, the local session is still removed and the failure is reported.
+        revocation fails, the local session is still removed, the grant may still be valid, and
+        the message says where to revoke it; the exit code is then 69 if the server could not be
+        reached, 1 if it refused.
         """,
         "migrate": """
         usage: bearer migrate --from gtmoauth2|gtmappauth|googlesignin|adc FILE [--profile NAME] [--force]
-                              [(--issuer URL | --google) --client-id ID] [--allow-insecure-loopback]
+                              [(--issuer URL | --google) --client-id ID] [--client-secret-file FILE]
+                              [--allow-insecure-loopback] [--allow-host HOST]…
 
         Imports a legacy session into the profile; FILE is left as it is. A profile that already
         has a session is not overwritten without --force.
 
           gtmoauth2     a GTMOAuth2 persistence string (either dialect); needs --issuer or --google
                         and --client-id, which the string does not record
-          gtmappauth    a GTMAppAuth keyed archive (the keychain item's data)
+          gtmappauth    a GTMAppAuth keyed archive (the keychain item's data); its issuer is the
+                        one it names, else its ID token's iss; one that names none needs --issuer
           googlesignin  a JSON object of GoogleSignIn's keychain items: "fingerprint", the item it
                         names, optionally "<fingerprint>~~atrp" and "bundle_id"
           adc           gcloud application default credentials (authorized_user)
 
-        Imported sessions refresh their access token on first use.
+        GoogleSignIn items and gcloud credentials are Google's unless --issuer names another
+        server. A --issuer or --client-id that differs from what FILE holds is refused (exit 64)
+        rather than either being chosen. Imported sessions refresh their access token on first use.
         """,
         "export": """
-        usage: bearer export --format gtmoauth2|gtmappauth [--profile NAME]
+        usage: bearer export --format gtmoauth2|gtmappauth [--output FILE] [--profile NAME]
 
-        Writes the profile's session to stdout as a GTMOAuth2 persistence string or a GTMAppAuth
-        keyed archive, for an app that has to go back to those libraries. The output holds the
-        tokens: redirect it to a private file.
+        Writes the profile's session as a GTMOAuth2 persistence string or a GTMAppAuth keyed
+        archive, for an app that has to go back to those libraries, to stdout or, with --output,
+        to a new file of mode 0600 (written like a session file). The output holds the tokens:
+        prefer --output to redirecting stdout, which creates files others can read.
         """,
     ]
 }

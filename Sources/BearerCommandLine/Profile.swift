@@ -18,6 +18,9 @@ struct Profile {
 
     var store: FileSessionStore { environment.store }
 
+    /// `--profile NAME ` for a command line to suggest, or nothing for the default profile.
+    var flag: String { name == "default" ? "" : "--profile \(name) " }
+
     var file: String {
         (try? store.fileURL(for: name).path) ?? name
     }
@@ -30,11 +33,13 @@ struct Profile {
         return state
     }
 
-    /// A session over the stored state: Google sessions send tokens only to `*.googleapis.com`;
-    /// others to any https host, and to loopback http if the profile was set up so.
+    /// A session over the stored state that sends tokens only to the profile's ``AllowedHosts``:
+    /// `*.googleapis.com` for Google, the issuer's host for other servers, and the hosts added with
+    /// `--allow-host`; over https, or loopback http if the profile was set up so.
     func session() async throws -> AuthSession {
         let state = try await load()
-        let configuration: AuthSession.Configuration = state.server.isGoogle ? .google : AuthSession.Configuration()
+        var configuration: AuthSession.Configuration = state.server.isGoogle ? .google : AuthSession.Configuration()
+        configuration.allowedHosts = AllowedHosts.list(for: state)
         let session = try await AuthSession.restore(
             key: name,
             from: store,

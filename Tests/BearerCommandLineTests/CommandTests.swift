@@ -4,23 +4,6 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-/// Collects what a command writes.
-private final class Capture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = Data()
-    private var error = Data()
-
-    var console: Console {
-        Console(
-            out: { data in self.lock.withLock { self.out.append(data) } },
-            error: { data in self.lock.withLock { self.error.append(data) } }
-        )
-    }
-
-    var stdout: String { lock.withLock { String(decoding: out, as: UTF8.self) } }
-    var stderr: String { lock.withLock { String(decoding: error, as: UTF8.self) } }
-}
-
 @Suite("The bearer tool's commands, with a fake transport")
 struct CommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-cmd-\(UUID().uuidString)")

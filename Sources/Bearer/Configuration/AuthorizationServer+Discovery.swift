@@ -60,7 +60,8 @@ extension AuthorizationServer {
     /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidDiscoveryDocument``,
     ///   ``BearerError/Kind/issuerMismatch`` or ``BearerError/Kind/insecureEndpoint``.
     public init(metadata: Data, expectedIssuer: URL, allowingInsecureLoopback: Bool = false) throws {
-        guard let document = try? JSONDecoder().decode([String: JSONValue].self, from: metadata) else {
+        guard let document = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: metadata)
+        else {
             throw BearerError(.invalidDiscoveryDocument, "The server metadata is not a JSON object.")
         }
         guard let issuer = document["issuer"]?.stringValue else {

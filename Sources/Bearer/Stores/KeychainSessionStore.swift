@@ -3,8 +3,22 @@
     import Security
 
     /// A ``SessionStore`` in the data-protection keychain (Apple platforms): one generic-password
-    /// item per key (service = key), readable after the first unlock, on this device only.
+    /// item per key, identified by the store's service and the key as its account, readable after
+    /// the first unlock, on this device only.
+    ///
+    /// On macOS the data-protection keychain needs the `keychain-access-groups` or
+    /// `application-identifier` entitlement; without one (an unsigned command-line tool) every
+    /// call fails with ``BearerError/Kind/invalidConfiguration`` naming them. Such tools keep
+    /// sessions in a ``FileSessionStore``.
+    ///
+    /// What a status means and which item a key names are decided by `KeychainItemRules`; this
+    /// type only makes the `SecItem` calls.
     public struct KeychainSessionStore: SessionStore {
+        /// The service of the store's items, unless another is given.
+        public static let defaultService = "Bearer"
+
+        /// The `kSecAttrService` of every item of this store; each key is an account of it.
+        public let service: String
         /// The keychain access group shared with other apps of the same team, if any.
         public let accessGroup: String?
 
@@ -12,63 +26,77 @@
 
         /// Creates a store.
         ///
-        /// - Parameter accessGroup: A keychain access group, to share sessions between apps.
-        public init(accessGroup: String? = nil) {
+        /// - Parameters:
+        ///   - service: The service of the store's items; removing a key removes only that key's
+        ///     item of this service.
+        ///   - accessGroup: A keychain access group, to share sessions between apps.
+        public init(service: String = KeychainSessionStore.defaultService, accessGroup: String? = nil) {
+            self.service = service
             self.accessGroup = accessGroup
         }
 
+        /// The query that names the item of `key`, and nothing else.
         private func query(for key: String) -> [String: Any] {
+            let item = KeychainItemRules.Item(service: service, key: key, accessGroup: accessGroup)
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
-                kSecAttrService as String: key,
+                kSecAttrService as String: item.service,
+                kSecAttrAccount as String: item.account,
                 kSecUseDataProtectionKeychain as String: true,
             ]
-            if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+            if let accessGroup = item.accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
             return query
         }
 
         /// Reads the session saved under `key`.
+        ///
+        /// - Throws: ``BearerError/Kind/invalidConfiguration`` without the keychain entitlement,
+        ///   ``BearerError/Kind/storageFailure`` for other keychain failures, or what
+        ///   ``AuthState/init(encoded:)`` throws.
         public func load(key: String) async throws -> AuthState? {
             var query = query(for: key)
             query[kSecReturnData as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
-            if status == errSecItemNotFound { return nil }
+            if KeychainItemRules.isAbsent(status) { return nil }
             guard status == errSecSuccess, let data = result as? Data else {
-                throw Self.failure("read", key, status)
+                throw KeychainItemRules.failure("read", key: key, status: status, message: Self.message(status))
             }
             return try AuthState(encoded: data)
         }
 
-        /// Saves `state` under `key`, replacing the item in one keychain call.
+        /// Saves `state` under `key`: updates the item, adds it when it is missing, and updates it
+        /// again when another process (an app extension) added it in between.
         public func save(_ state: AuthState, key: String) async throws {
             let data = try state.encoded()
             let attributes: [String: Any] = [
                 kSecValueData as String: data,
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
             ]
-            let status = SecItemUpdate(query(for: key) as CFDictionary, attributes as CFDictionary)
-            if status == errSecItemNotFound {
-                let added = SecItemAdd(query(for: key).merging(attributes) { _, new in new } as CFDictionary, nil)
-                guard added == errSecSuccess else { throw Self.failure("add", key, added) }
-            } else if status != errSecSuccess {
-                throw Self.failure("update", key, status)
-            }
+            let query = query(for: key)
+            try KeychainItemRules.save(
+                key: key,
+                update: { SecItemUpdate(query as CFDictionary, attributes as CFDictionary) },
+                add: { SecItemAdd(query.merging(attributes) { _, new in new } as CFDictionary, nil) },
+                message: Self.message
+            )
         }
 
-        /// Removes every item of `key`.
+        /// Removes the item of `key`, and no other.
         public func remove(key: String) async throws {
             let status = SecItemDelete(query(for: key) as CFDictionary)
-            guard status == errSecSuccess || status == errSecItemNotFound else {
-                throw Self.failure("remove", key, status)
+            guard KeychainItemRules.isRemoved(status) else {
+                throw KeychainItemRules.failure("remove", key: key, status: status, message: Self.message(status))
             }
         }
 
-        /// The keys of the sessions saved in this store (its access group), sorted.
+        /// The keys of the sessions saved in this store (its service and access group), sorted;
+        /// other items of the app are never listed.
         public func keys() async throws -> [String] {
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: service,
                 kSecUseDataProtectionKeychain as String: true,
                 kSecReturnAttributes as String: true,
                 kSecMatchLimit as String: kSecMatchLimitAll,
@@ -76,10 +104,12 @@
             if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
-            if status == errSecItemNotFound { return [] }
-            guard status == errSecSuccess else { throw Self.failure("list", "items", status) }
+            if KeychainItemRules.isAbsent(status) { return [] }
+            guard status == errSecSuccess else {
+                throw KeychainItemRules.failure("list", key: service, status: status, message: Self.message(status))
+            }
             let items = result as? [[String: Any]] ?? []
-            return items.compactMap { $0[kSecAttrService as String] as? String }.sorted()
+            return items.compactMap { $0[kSecAttrAccount as String] as? String }.sorted()
         }
 
         /// Runs `body` while holding the lock of `key` within this process.
@@ -90,9 +120,9 @@
             try await Self.locks.withLock(key, body)
         }
 
-        private static func failure(_ action: String, _ key: String, _ status: OSStatus) -> BearerError {
-            let message = SecCopyErrorMessageString(status, nil) as String? ?? "OSStatus \(status)"
-            return BearerError(.storageFailure, "Cannot \(action) the keychain item \(key): \(message).")
+        /// The keychain's description of `status`.
+        private static func message(_ status: OSStatus) -> String? {
+            SecCopyErrorMessageString(status, nil) as String?
         }
     }
 #endif

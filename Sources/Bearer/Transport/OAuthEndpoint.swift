@@ -131,7 +131,7 @@ struct OAuthEndpoint: Sendable {
             )
         }
         let contentType = response.value(forHTTPHeaderField: "Content-Type") ?? "no content type"
-        let object = try? JSONDecoder().decode([String: JSONValue].self, from: data)
+        let object = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: data)
         let retryAfter = response.value(forHTTPHeaderField: "Retry-After").flatMap {
             RetryAfter.delay(from: $0, now: now)
         }

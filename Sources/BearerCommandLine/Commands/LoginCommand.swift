@@ -6,6 +6,7 @@ enum LoginCommand {
     static let spec = CommandSpec(
         name: "login",
         valueOptions: ServerOptions.valueOptions.union(["scope", "port", "open-with", "timeout"]),
+        repeatable: ServerOptions.repeatable,
         flags: ServerOptions.flags.union(["no-open", "device"])
     )
 
@@ -18,7 +19,8 @@ enum LoginCommand {
         let timeout = try Timeout.seconds(arguments, command: "login")
         let port = try portOption(arguments)
         let server = try await ServerOptions.server(arguments, environment, command: "login")
-        let client = try ServerOptions.client(arguments, command: "login")
+        let client = try ServerOptions.client(arguments, environment, command: "login")
+        let allowedHosts = try AllowedHosts.given(arguments, command: "login")
         let console = environment.console
 
         let store = profile.store
@@ -64,7 +66,11 @@ enum LoginCommand {
             }
             session = signedIn
         }
-        let state = await session.state
+        var state = await session.state
+        if !allowedHosts.isEmpty {
+            AllowedHosts.record(allowedHosts, in: &state)
+            try await session.replace(with: state)
+        }
         let user = state.user?.email ?? state.user?.subject ?? "an unnamed user"
         console.say("Signed in as \(user.printable) (profile \(profile.name)).")
         console.say("Granted scopes: \(state.grantedScopes.joined(separator: " ").printable)")
@@ -104,7 +110,11 @@ enum BrowserSignIn {
             if let command = opening {
                 try await launcher(command, console: console).open(url)
             }
-            console.say("Waiting up to \(timeout) s for the browser to come back (press Ctrl-C to cancel)…")
+            let redirect =
+                URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
+                .first { $0.name == "redirect_uri" }?.value ?? "the redirect address"
+            console.say(
+                "Waiting up to \(timeout) s for the browser to come back to \(redirect) (press Ctrl-C to cancel)…")
         }
     }
 

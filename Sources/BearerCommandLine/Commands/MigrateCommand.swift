@@ -9,6 +9,7 @@ enum MigrateCommand {
     static let spec = CommandSpec(
         name: "migrate",
         valueOptions: ServerOptions.valueOptions.union(["from"]),
+        repeatable: ServerOptions.repeatable,
         flags: ServerOptions.flags.union(["force"]),
         positionals: 1...1,
         positionalName: "FILE"
@@ -30,7 +31,9 @@ enum MigrateCommand {
             )
         }
         var state = try await decode(format: format, data: data, arguments: arguments, environment: environment)
+        try adoptClient(arguments, environment, into: &state, path: path)
         if arguments.has("allow-insecure-loopback") { state.server.allowsInsecureLoopback = true }
+        AllowedHosts.record(try AllowedHosts.given(arguments, command: "migrate"), in: &state)
         try state.server.checkSecure(state.server.tokenEndpoint)
         let imported = state
         let store = profile.store
@@ -53,10 +56,13 @@ enum MigrateCommand {
         return .success
     }
 
-    /// Whether the profile holds a session (an unreadable one counts: it is not overwritten without --force).
+    /// Whether the profile holds a session (an unreadable one counts: it is not overwritten without
+    /// --force). A folder or file others could tamper with is reported as it is, with its fix.
     private static func existingSession(_ profile: Profile) async throws -> Bool {
         do {
             return try await profile.store.load(key: profile.name) != nil
+        } catch let error as BearerError where error.kind == .insecureStorage {
+            throw error
         } catch {
             return true
         }
@@ -68,24 +74,61 @@ enum MigrateCommand {
         arguments: ParsedArguments,
         environment: CommandEnvironment
     ) async throws -> AuthState {
+        let issuer = try ServerOptions.issuer(arguments, command: "migrate")
+        var state: AuthState
         switch format {
         case "gtmoauth2":
             let server = try await ServerOptions.server(arguments, environment, command: "migrate")
-            let client = try ServerOptions.client(arguments, command: "migrate")
+            let client = try ServerOptions.client(arguments, environment, command: "migrate")
             return try LegacyFormat.gtmOAuth2.decode(data, server: server, client: client)
         case "gtmappauth":
-            return try GTMAppAuthArchive.decode(data)
+            // The archive may name its issuer: a different --issuer is refused there.
+            return try GTMAppAuthArchive.decode(data, issuer: issuer)
         case "googlesignin":
-            return try googleSignIn(data)
+            state = try googleSignIn(data)
         default:
-            return try ApplicationDefaultCredentials.decode(data)
+            state = try ApplicationDefaultCredentials.decode(data)
+        }
+        // These files name no server; they are Google's unless --issuer names another.
+        if let issuer, issuer != state.server.issuer {
+            state.server = try await ServerOptions.server(arguments, environment, command: "migrate")
+        }
+        return state
+    }
+
+    /// Applies `--client-id` and the client secret to a session read from `path`: a value the
+    /// file lacks is taken, one that differs from the file's is refused rather than either being
+    /// chosen silently.
+    private static func adoptClient(
+        _ arguments: ParsedArguments,
+        _ environment: CommandEnvironment,
+        into state: inout AuthState,
+        path: String
+    ) throws {
+        if let id = arguments.value("client-id"), !id.isEmpty, id != state.client.id {
+            throw MigrationError(
+                .conflictingSettings,
+                "\(path) names the client ID \(state.client.id), but --client-id \(id) was given; "
+                    + "give the file's client ID, or leave --client-id out.")
+        }
+        let fromFlags = arguments.value("client-secret") != nil || arguments.value("client-secret-file") != nil
+        guard let secret = try ServerOptions.secret(arguments, environment, command: "migrate") else { return }
+        switch state.client.secret {
+        case nil:
+            state.client.secret = secret
+        case let recorded? where fromFlags && recorded.value != secret.value:
+            throw MigrationError(
+                .conflictingSettings,
+                "\(path) holds a client secret other than the one given; give the file's secret, or none.")
+        default:
+            break
         }
     }
 
     /// GoogleSignIn's keychain items as a JSON object of item names to values: `fingerprint`, the
     /// item it names, and optionally `<fingerprint>~~atrp` and `bundle_id`.
     private static func googleSignIn(_ data: Data) throws -> AuthState {
-        guard let items = try? JSONDecoder().decode([String: String].self, from: data) else {
+        guard let items = try? JSONDecoder().decodeRefusingDeepNesting([String: String].self, from: data) else {
             throw MigrationError(
                 .malformedItem,
                 "The GoogleSignIn export is not a JSON object of keychain item names to string values; write it as "
@@ -106,25 +149,5 @@ enum MigrateCommand {
             persistenceString: persistence,
             additionalParameters: items[GoogleSignInLegacy.additionalParametersItem(for: fingerprint)]
         )
-    }
-}
-
-/// `bearer export --format gtmoauth2|gtmappauth`: the profile's session in a legacy format, on stdout.
-enum ExportCommand {
-    static let spec = CommandSpec(name: "export", valueOptions: ["format"])
-
-    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
-        let format = arguments.value("format")
-        guard format == "gtmoauth2" || format == "gtmappauth" else {
-            throw UsageError("--format must be gtmoauth2 or gtmappauth.", command: "export")
-        }
-        let state = try await Profile(arguments, environment).load()
-        switch format {
-        case "gtmoauth2":
-            environment.console.outRaw(Data(GTMOAuth2PersistenceString.encode(state, dialect: .gtmOAuth2).utf8))
-        default:
-            environment.console.outRaw(GTMAppAuthArchive.encode(state))
-        }
-        return .success
     }
 }

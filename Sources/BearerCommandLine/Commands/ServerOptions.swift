@@ -1,10 +1,15 @@
 import Bearer
 import Foundation
 
-/// `--issuer URL | --google`, `--client-id`, `--client-secret` and `--allow-insecure-loopback`.
+/// `--issuer URL | --google`, `--client-id`, the client secret (`--client-secret-file FILE`,
+/// `$BEARER_CLIENT_SECRET` or `--client-secret`), `--allow-insecure-loopback` and `--allow-host`.
 enum ServerOptions {
-    static let valueOptions: Set<String> = ["issuer", "client-id", "client-secret"]
+    static let valueOptions: Set<String> = ["issuer", "client-id", "client-secret", "client-secret-file"]
+    static let repeatable: Set<String> = ["allow-host"]
     static let flags: Set<String> = ["google", "allow-insecure-loopback"]
+
+    /// The environment variable that may hold the client secret, out of sight of `ps`.
+    static let secretVariable = "BEARER_CLIENT_SECRET"
 
     /// The loopback redirect registered for tools; the listener adds its port (RFC 8252 §7.3).
     static let loopbackRedirect = URL(string: "http://127.0.0.1/callback") ?? URL(fileURLWithPath: "/")
@@ -13,38 +18,75 @@ enum ServerOptions {
     static func server(_ arguments: ParsedArguments, _ environment: CommandEnvironment, command: String) async throws
         -> AuthorizationServer
     {
-        let insecure = arguments.has("allow-insecure-loopback")
+        guard let issuer = try issuer(arguments, command: command) else {
+            throw UsageError("Say which server to use: --issuer URL or --google.", command: command)
+        }
+        if arguments.has("google") { return .google }
+        return try await AuthorizationServer.discover(
+            issuer: issuer,
+            allowingInsecureLoopback: arguments.has("allow-insecure-loopback"),
+            using: environment.transport
+        )
+    }
+
+    /// The issuer `--issuer` or `--google` names, checked but not discovered; `nil` when neither is given.
+    static func issuer(_ arguments: ParsedArguments, command: String) throws -> URL? {
         switch (arguments.value("issuer"), arguments.has("google")) {
         case (nil, true):
-            return .google
+            return AuthorizationServer.google.issuer
         case (let issuer?, false):
             guard let url = URL(string: issuer), url.scheme != nil, url.host != nil else {
                 throw UsageError(
                     "--issuer needs an absolute URL such as https://accounts.example.com.", command: command)
             }
-            if url.scheme?.lowercased() == "http" && EndpointSecurity.isLoopback(host: url.host ?? "") && !insecure {
+            if url.scheme?.lowercased() == "http" && EndpointSecurity.isLoopback(host: url.host ?? "")
+                && !arguments.has("allow-insecure-loopback")
+            {
                 throw UsageError(
                     "\(issuer) is plain http; add --allow-insecure-loopback to use a local test server.",
                     command: command
                 )
             }
-            return try await AuthorizationServer.discover(
-                issuer: url,
-                allowingInsecureLoopback: insecure,
-                using: environment.transport
-            )
+            return url
         case (.some, true):
             throw UsageError("Give either --issuer or --google, not both.", command: command)
         case (nil, false):
-            throw UsageError("Say which server to use: --issuer URL or --google.", command: command)
+            return nil
         }
     }
 
-    static func client(_ arguments: ParsedArguments, command: String, redirect: URL = loopbackRedirect) throws -> Client
-    {
+    /// The client `--client-id` and the secret options name.
+    static func client(
+        _ arguments: ParsedArguments,
+        _ environment: CommandEnvironment,
+        command: String,
+        redirect: URL = loopbackRedirect
+    ) throws -> Client {
         guard let id = arguments.value("client-id"), !id.isEmpty else {
             throw UsageError("--client-id is required.", command: command)
         }
-        return Client(id: id, secret: arguments.value("client-secret").map(ClientSecret.init), redirectURI: redirect)
+        return Client(id: id, secret: try secret(arguments, environment, command: command), redirectURI: redirect)
+    }
+
+    /// The client secret: from `--client-secret-file FILE` or `--client-secret S`, else from
+    /// `$BEARER_CLIENT_SECRET`; `nil` for a public client.
+    ///
+    /// A file or the environment keeps the secret out of the process's arguments, which every
+    /// local user can read for as long as the command runs.
+    static func secret(_ arguments: ParsedArguments, _ environment: CommandEnvironment, command: String) throws
+        -> ClientSecret?
+    {
+        switch (arguments.value("client-secret-file"), arguments.value("client-secret")) {
+        case (.some, .some):
+            throw UsageError("Give either --client-secret-file or --client-secret, not both.", command: command)
+        case (let path?, nil):
+            return ClientSecret(try SecretFile.read(path, command: command))
+        case (nil, let secret?):
+            guard !secret.isEmpty else { throw UsageError("--client-secret is empty.", command: command) }
+            return ClientSecret(secret)
+        case (nil, nil):
+            guard let secret = environment.variables[secretVariable], !secret.isEmpty else { return nil }
+            return ClientSecret(secret)
+        }
     }
 }

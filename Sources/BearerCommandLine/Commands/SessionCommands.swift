@@ -53,8 +53,21 @@ enum CurlCommand {
             request.setValue(
                 header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces), forHTTPHeaderField: name)
         }
-        let session = try await Profile(arguments, environment).session()
-        let (data, response) = try await session.data(for: request)
+        let profile = try Profile(arguments, environment)
+        let session = try await profile.session()
+        let (data, response): (Data, HTTPURLResponse)
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch let error as BearerError where error.kind == .hostNotAllowed {
+            let hosts = AllowedHosts.list(for: await session.state)
+            let host = url.host ?? target
+            throw BearerError(
+                .hostNotAllowed,
+                "Profile \(profile.name) sends its tokens only to \(hosts.joined(separator: ", ")), not to \(host); "
+                    + "nothing was sent. To allow \(host), sign in again with "
+                    + "`bearer login \(profile.flag)--allow-host \(host) …` (the flag may be repeated)."
+            )
+        }
         environment.console.outRaw(data)
         guard (200..<300).contains(response.statusCode) else {
             environment.console.say("The server answered HTTP \(response.statusCode) for \(url.host ?? target).")
@@ -64,14 +77,15 @@ enum CurlCommand {
     }
 }
 
-/// `bearer logout`: revokes the grant and removes the profile's session.
+/// `bearer logout`: revokes the grant and removes the profile's session. The session is removed
+/// even when revocation fails; the exit code then says so (69 when the server was unreachable).
 enum LogoutCommand {
     static let spec = CommandSpec(name: "logout")
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let profile = try Profile(arguments, environment)
         let console = environment.console
-        guard (try? await profile.store.load(key: profile.name)) != nil else {
+        guard let stored = try? await profile.store.load(key: profile.name) else {
             if FileManager.default.fileExists(atPath: profile.file) {
                 try await profile.store.remove(key: profile.name)
                 console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
@@ -90,12 +104,21 @@ enum LogoutCommand {
                 "Signed out of profile \(profile.name). The server offers no revocation, so only the local session was removed."
             )
         case .failed(let error):
-            console.say("Signed out of profile \(profile.name): the local session was removed, but revocation failed.")
             console.say(
-                ErrorReport.message(for: error)
-                    + " The grant may stay valid until it expires; revoke it in your account settings if needed.")
+                "Signed out of profile \(profile.name) locally: the session was removed, but the server did not "
+                    + "revoke the grant.")
+            console.say(
+                ErrorReport.message(for: error) + " The grant may still be valid; revoke it "
+                    + revocationPlace(for: stored.server) + ".")
+            return ErrorReport.exitCode(for: error) == .unavailable ? .unavailable : .failure
         }
         return .success
+    }
+
+    /// Where a person can revoke a grant by hand.
+    static func revocationPlace(for server: AuthorizationServer) -> String {
+        if server.isGoogle { return "at https://myaccount.google.com/permissions" }
+        return "in your account's settings at \(server.issuer.host ?? server.issuer.absoluteString)"
     }
 }
 

@@ -147,7 +147,7 @@ extension AuthState: Codable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         do {
-            self = try decoder.decode(AuthState.self, from: data)
+            self = try decoder.decodeRefusingDeepNesting(AuthState.self, from: data)
         } catch let error as BearerError {
             throw error
         } catch {

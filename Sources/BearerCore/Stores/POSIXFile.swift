@@ -11,15 +11,16 @@ import Foundation
 /// The file-system calls ``FileSessionStore`` needs, with modes, `O_EXCL`, `fsync` and `flock`,
 /// which Foundation does not offer.
 enum POSIXFile {
-    /// Creates `path` and any missing parents with mode 0700.
+    /// Creates `path` and any missing parents with mode 0700; an existing folder must be one
+    /// ``checkTrustedFolder(_:)`` accepts, and is made private (0700) if others can read it.
     static func createDirectory(at path: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
             }
-            var status = stat()
-            if stat(path, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 != 0 {
+            let status = try checkTrustedFolder(path)
+            if status.st_mode & 0o077 != 0 {
                 guard chmod(path, 0o700) == 0 else { throw failure("make private (chmod 700)", path) }
             }
             return
@@ -40,7 +41,8 @@ enum POSIXFile {
         guard chmod(path, 0o700) == 0 else { throw failure("set the mode of", path) }
     }
 
-    /// Reads a file that must be private to its owner; `nil` when it does not exist.
+    /// Reads a file that must be private to its owner, the current user, in a folder
+    /// ``checkTrustedFolder(_:)`` accepts; `nil` when it does not exist.
     static func readSecret(at path: String) throws -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
@@ -51,11 +53,14 @@ enum POSIXFile {
             throw failure("open", path)
         }
         defer { close(descriptor) }
+        let folder = (path as NSString).deletingLastPathComponent
+        try checkTrustedFolder(folder.isEmpty ? "." : folder)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
         guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
             throw BearerError(.insecureStorage, "\(path) is not a regular file; move it away and sign in again.")
         }
+        try checkOwner(status, of: path, what: "The session file")
         guard status.st_mode & 0o077 == 0 else {
             throw BearerError(
                 .insecureStorage,
@@ -211,6 +216,18 @@ enum POSIXFile {
         let timeout = min(max(timeout, .zero), .seconds(86_400))
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("open the lock file", path) }
+        // A lock file another user created lets that user hold the lock, or see when it is taken.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw failure("inspect", path)
+        }
+        do {
+            try checkOwner(status, of: path, what: "The lock file")
+        } catch {
+            close(descriptor)
+            throw error
+        }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         var pause = Duration.milliseconds(1)
@@ -235,6 +252,45 @@ enum POSIXFile {
             pause = min(pause * 2, .milliseconds(20))
         }
         return FileLock(descriptor: descriptor)
+    }
+
+    /// Checks that the folder at `path` belongs to the current user and that no one else can
+    /// write to it, as ssh's StrictModes does: another user could otherwise plant, replace or
+    /// lock the session files in it.
+    ///
+    /// - Returns: The folder's status.
+    /// - Throws: ``BearerError/Kind/insecureStorage`` naming the command that fixes it.
+    @discardableResult
+    static func checkTrustedFolder(_ path: String) throws -> stat {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw failure("inspect", path) }
+        guard status.st_uid == geteuid() else {
+            throw BearerError(
+                .insecureStorage,
+                "The folder \(path) belongs to another user (uid \(status.st_uid)), who could read or replace the "
+                    + "sessions in it; nothing was read or written. Move it away (mv '\(path)' '\(path).untrusted') "
+                    + "and run the command again, or choose a folder of your own with BEARER_CONFIG_DIR."
+            )
+        }
+        guard status.st_mode & 0o022 == 0 else {
+            throw BearerError(
+                .insecureStorage,
+                "The folder \(path) can be written by other users (mode \(String(status.st_mode & 0o777, radix: 8))), "
+                    + "who could replace the sessions in it; nothing was read or written. Run: chmod 700 '\(path)'"
+            )
+        }
+        return status
+    }
+
+    /// Checks that a file belongs to the current user.
+    private static func checkOwner(_ status: stat, of path: String, what: String) throws {
+        guard status.st_uid == geteuid() else {
+            throw BearerError(
+                .insecureStorage,
+                "\(what) \(path) belongs to another user (uid \(status.st_uid)); nothing was read or written. "
+                    + "Remove it (rm '\(path)') and run the command again."
+            )
+        }
     }
 
     private static func syncDirectory(_ directory: String) throws {

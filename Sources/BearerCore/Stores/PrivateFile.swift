@@ -15,4 +15,17 @@ package enum PrivateFile {
         try POSIXFile.createDirectory(at: directory)
         try POSIXFile.writeAtomically(data, to: url.path, directory: directory)
     }
+
+    /// Writes `data` to `url` atomically with mode 0600, in a folder that must exist and whose
+    /// mode is left as it is (a file the user named, such as an export).
+    ///
+    /// - Parameters:
+    ///   - data: The contents.
+    ///   - url: The file.
+    /// - Throws: ``BearerError/Kind/storageFailure`` when it cannot be written; a previous file
+    ///   at `url` is then unchanged.
+    package static func write(_ data: Data, toFileInExistingFolder url: URL) throws {
+        let directory = url.deletingLastPathComponent().path
+        try POSIXFile.writeAtomically(data, to: url.path, directory: directory.isEmpty ? "." : directory)
+    }
 }

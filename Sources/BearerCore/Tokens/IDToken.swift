@@ -25,12 +25,12 @@ public struct IDToken: Sendable, Hashable {
             )
         }
         guard let header = Base64URL.decode(segments[0]),
-            (try? JSONDecoder().decode([String: JSONValue].self, from: header)) != nil
+            (try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: header)) != nil
         else {
             throw BearerError(.invalidIDToken, "The ID token's header is not base64url-encoded JSON.")
         }
         guard let payload = Base64URL.decode(segments[1]),
-            let claims = try? JSONDecoder().decode([String: JSONValue].self, from: payload)
+            let claims = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: payload)
         else {
             throw BearerError(.invalidIDToken, "The ID token's payload is not base64url-encoded JSON.")
         }

@@ -192,6 +192,38 @@ def dangling_archive():
     return a.dump(a.obj("GTMAppAuthFetcherAuthorization", {"authState": state}))
 
 
+def shared_blob_archive(references):
+    """A GTMAppAuth archive whose token response's extras name one 50 KB blob from many arrays."""
+    a = Archive()
+    blob = a.add(bytes(range(256)) * 200)
+    arrays = [a.obj("NSArray", {"NS.objects": [blob]}) for _ in range(references)]
+    extras = a.obj("NSDictionary", {"NS.keys": [a.string("blobs")],
+                                    "NS.objects": [a.obj("NSArray", {"NS.objects": arrays})]})
+    config = a.obj("OIDServiceConfiguration", {
+        "authorizationEndpoint": a.url("https://accounts.example.com/authorize"),
+        "tokenEndpoint": a.url("https://accounts.example.com/token"),
+        "issuer": a.url("https://accounts.example.com"),
+    })
+    request = a.obj("OIDTokenRequest", {"configuration": config, "client_id": a.string("blob-client")})
+    response = a.obj("OIDTokenResponse", {"request": request, "access_token": a.string("fixture-access-token"),
+                                          "additionalParameters": extras})
+    state = a.obj("OIDAuthState", {"lastTokenResponse": response})
+    return a.dump(a.obj("GTMAppAuthFetcherAuthorization", {"authState": state}))
+
+
+def nested_data_plist(count):
+    """A bplist00 of `count` data objects, each starting inside the one before it."""
+    body = bytearray(b"bplist00")
+    for index in range(count):
+        body += bytes([0x4F, 0x11]) + (4 * (count - index - 1)).to_bytes(2, "big")
+    table = len(body)
+    for index in range(count):
+        body += (8 + 4 * index).to_bytes(3, "big")
+    body += bytes([0, 0, 0, 0, 0, 0, 3, 2]) + count.to_bytes(8, "big") + (0).to_bytes(8, "big")
+    body += table.to_bytes(8, "big")
+    return bytes(body)
+
+
 def write(name, data):
     with open(name, "wb") as handle:
         handle.write(data if isinstance(data, bytes) else data.encode())
@@ -226,3 +258,14 @@ write("adc-authorized-user.json", json.dumps({
     "refresh_token": "fixture-refresh-token", "type": "authorized_user", "universe_domain": "googleapis.com",
 }, sort_keys=True, indent=2, separators=(",", ": ")))
 write("adc-service-account.json", json.dumps({"type": "service_account", "client_id": "x", "refresh_token": "y"}))
+
+# Inputs built to expand, for the fuzz corpus: they must be refused within 64 × their size.
+corpus = "../../Fuzz/Corpus/"
+for target in ("keyed-archive", "legacy-format"):
+    write(corpus + target + "/hostile-shared-blob.archive", shared_blob_archive(5000))
+    write(corpus + target + "/hostile-overlapping.plist", nested_data_plist(14000))
+
+# JSON that ends just as it nests 513 deep, which Foundation's decoder traps on.
+for target in ("device-authorization", "discovery", "session-envelope", "legacy-format"):
+    write(corpus + target + "/nested-513-deep", b"[" * 513)
+write(corpus + "token-response/nested-513-deep", b"\x00" + b"[" * 513)

@@ -7,7 +7,9 @@ private let issuer = URL(string: "https://accounts.google.com")
 /// Runs one input; libFuzzer calls it with each generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    guard let issuer else { return 0 }
-    _ = try? AuthorizationServer(metadata: Data(bytes: start, count: count), expectedIssuer: issuer)
+    MemoryBudget.check(inputSize: count) {
+        guard let issuer else { return }
+        _ = try? AuthorizationServer(metadata: Data(bytes: start, count: count), expectedIssuer: issuer)
+    }
     return 0
 }

@@ -5,9 +5,11 @@ import Foundation
 /// Runs one input; libFuzzer calls it with each generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let data = Data(bytes: start, count: count)
-    if let state = try? GTMAppAuthArchive.decode(data) {
-        _ = try? GTMAppAuthArchive.decode(GTMAppAuthArchive.encode(state))
+    MemoryBudget.check(inputSize: count) {
+        let data = Data(bytes: start, count: count)
+        if let state = try? GTMAppAuthArchive.decode(data) {
+            _ = try? GTMAppAuthArchive.decode(GTMAppAuthArchive.encode(state))
+        }
     }
     return 0
 }

@@ -8,11 +8,13 @@ private let client = Client(id: "fuzz", redirectURI: URL(fileURLWithPath: "/"))
 /// Runs one input; libFuzzer calls it with each generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let data = Data(bytes: start, count: count)
-    if let format = LegacyFormat.detect(data) {
-        _ = try? format.decode(data, client: client)
+    MemoryBudget.check(inputSize: count) {
+        let data = Data(bytes: start, count: count)
+        if let format = LegacyFormat.detect(data) {
+            _ = try? format.decode(data, client: client)
+        }
+        _ = try? ApplicationDefaultCredentials.decode(data)
+        _ = try? AuthState(encoded: data)
     }
-    _ = try? ApplicationDefaultCredentials.decode(data)
-    _ = try? AuthState(encoded: data)
     return 0
 }

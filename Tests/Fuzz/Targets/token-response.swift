@@ -12,20 +12,24 @@ private let contentTypes = ["application/json", "text/html", "application/json; 
 /// Runs one input; libFuzzer calls it with each generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let bytes = UnsafeRawBufferPointer(start: start, count: count)
-    guard let selector = bytes.first, let url = URL(string: "https://auth.example.com/token") else { return 0 }
-    guard
-        let response = HTTPURLResponse(
-            url: url,
-            statusCode: statuses[Int(selector) % statuses.count],
-            httpVersion: "HTTP/1.1",
-            headerFields: ["Content-Type": contentTypes[Int(selector >> 3) % contentTypes.count], "Retry-After": "30"]
+    MemoryBudget.check(inputSize: count) {
+        let bytes = UnsafeRawBufferPointer(start: start, count: count)
+        guard let selector = bytes.first, let url = URL(string: "https://auth.example.com/token") else { return }
+        guard
+            let response = HTTPURLResponse(
+                url: url,
+                statusCode: statuses[Int(selector) % statuses.count],
+                httpVersion: "HTTP/1.1",
+                headerFields: [
+                    "Content-Type": contentTypes[Int(selector >> 3) % contentTypes.count], "Retry-After": "30",
+                ]
+            )
+        else { return }
+        _ = try? TokenResponse(
+            data: Data(bytes.dropFirst()),
+            response: response,
+            receivedAt: Date(timeIntervalSince1970: 1_800_000_000)
         )
-    else { return 0 }
-    _ = try? TokenResponse(
-        data: Data(bytes.dropFirst()),
-        response: response,
-        receivedAt: Date(timeIntervalSince1970: 1_800_000_000)
-    )
+    }
     return 0
 }

@@ -26,6 +26,7 @@ USERS = [
 
 REDIRECT_URIS = "com.example.bearer:/oauth2callback http://127.0.0.1/callback"
 CONFIDENTIAL_CLIENT_SECRET = "bearer-confidential-test-secret"
+MIGRATE_CLIENT_SECRET = "bearer-migrate-test-secret"
 
 
 def applications():
@@ -66,6 +67,15 @@ def applications():
             "redirect_uris": REDIRECT_URIS,
             "skip_authorization": True,
             "client_secret": CONFIDENTIAL_CLIENT_SECRET,
+        },
+        {
+            "client_id": "bearer-migrate",
+            "name": "Bearer (confidential client of the migration tests)",
+            "client_type": Application.CLIENT_CONFIDENTIAL,
+            "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
+            "redirect_uris": REDIRECT_URIS,
+            "skip_authorization": True,
+            "client_secret": MIGRATE_CLIENT_SECRET,
         },
         {
             "client_id": "bearer-device",

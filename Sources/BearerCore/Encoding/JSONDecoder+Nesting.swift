@@ -1,0 +1,62 @@
+package import Foundation
+
+extension JSONDecoder {
+    /// The deepest nesting of arrays and objects read; Foundation's decoder refuses deeper input.
+    package static let nestingLimit = 512
+
+    /// Decodes `data` as `decode(_:from:)` does, after checking that its arrays and objects nest
+    /// at most ``nestingLimit`` deep.
+    ///
+    /// Foundation's decoder traps, instead of throwing, on an input that ends exactly when its
+    /// nesting passes that limit (513 `[` and nothing else), so every answer from a server, file
+    /// or keychain item is checked first.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: The JSON text.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError.dataCorrupted` for input nested too deeply; else what
+    ///   `decode(_:from:)` throws.
+    package func decodeRefusingDeepNesting<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        guard Self.nestsWithinLimit(data) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: [],
+                    debugDescription: "The JSON nests more than \(Self.nestingLimit) arrays and objects deep."
+                )
+            )
+        }
+        return try decode(type, from: data)
+    }
+
+    /// Whether the brackets of `data` outside strings nest at most ``nestingLimit`` deep.
+    package static func nestsWithinLimit(_ data: Data) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > nestingLimit { return false }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+            default:
+                break
+            }
+        }
+        return true
+    }
+}
