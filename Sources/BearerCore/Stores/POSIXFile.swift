@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -11,33 +15,43 @@ import Foundation
 /// The file-system calls ``FileSessionStore`` needs, with modes, `O_EXCL`, `fsync` and `flock`,
 /// which Foundation does not offer.
 enum POSIXFile {
-    /// Creates `path` and any missing parents with mode 0700.
+    /// Creates `path` and any missing parents with mode 0700; makes an existing folder of ours
+    /// private.
     static func createDirectory(at path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
                 throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
             }
-            var status = stat()
-            if stat(path, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 != 0 {
+            if status.st_uid == geteuid(), status.st_mode & 0o077 != 0 {
                 guard chmod(path, 0o700) == 0 else { throw failure("make private (chmod 700)", path) }
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw BearerError(
-                .storageFailure,
-                "Cannot create the folder \(path): \(error.localizedDescription)",
-                underlyingError: error
-            )
-        }
+        try makeDirectory(at: path)
         guard chmod(path, 0o700) == 0 else { throw failure("set the mode of", path) }
+    }
+
+    /// `mkdir -p` with mode 0700 for every folder it creates; existing folders are left as they are.
+    private static func makeDirectory(at path: String) throws {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
+                throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
+            }
+            return
+        }
+        if let parent = parent(of: path) { try makeDirectory(at: parent) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw failure("create the folder", path) }
+    }
+
+    /// The folder that contains `path`, or `nil` for a root or a single relative component.
+    private static func parent(of path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed != "/" else { return nil }
+        let parent = trimmed[..<slash]
+        return parent.isEmpty ? "/" : String(parent)
     }
 
     /// Reads a file that must be private to its owner; `nil` when it does not exist.
