@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Collects what a command writes.
-private final class Capture: @unchecked Sendable {
+final class Capture: @unchecked Sendable {
     private let lock = NSLock()
     private var out = Data()
     private var error = Data()

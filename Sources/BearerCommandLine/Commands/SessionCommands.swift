@@ -7,10 +7,10 @@ import Foundation
 
 /// `bearer token`: prints a fresh access token and a newline, nothing else.
 enum TokenCommand {
-    static let spec = CommandSpec(name: "token")
+    static let spec = FreshTokenCommand.spec
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
-        let session = try await Profile(arguments, environment).session()
+        let session = try await Profile(arguments, environment).session(using: environment.transport)
         let token = try await session.validAccessToken()
         environment.console.out(token.value)
         return .success
@@ -53,7 +53,7 @@ enum CurlCommand {
             request.setValue(
                 header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces), forHTTPHeaderField: name)
         }
-        let session = try await Profile(arguments, environment).session()
+        let session = try await Profile(arguments, environment).session(using: environment.transport)
         let (data, response) = try await session.data(for: request)
         environment.console.outRaw(data)
         guard (200..<300).contains(response.statusCode) else {
@@ -80,7 +80,7 @@ enum LogoutCommand {
             }
             return .success
         }
-        let outcome = try await profile.session().signOut()
+        let outcome = try await profile.session(using: environment.transport).signOut()
         switch outcome {
         case .revoked:
             console.say(
@@ -111,7 +111,7 @@ enum AddScopesCommand {
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let scopes = arguments.positionals.flatMap(Scopes.parse)
-        let session = try await Profile(arguments, environment).session()
+        let session = try await Profile(arguments, environment).session(using: environment.transport)
         let listener = try LoopbackRedirectListener()
         guard let request = try await session.addScopes(scopes, redirectURI: listener.redirectURI) else {
             environment.console.say("Every scope asked for is already granted; nothing to do.")

@@ -48,6 +48,15 @@ public struct FileSessionStore: SessionStore {
     ///   ``BearerError/Kind/corruptState`` naming the file when it cannot be decoded, or
     ///   ``BearerError/Kind/storageFailure``.
     public func load(key: String) async throws -> AuthState? {
+        try loadWithoutSuspending(key: key)
+    }
+
+    /// Reads the session saved under `key`, as ``load(key:)`` does, without suspending: for a
+    /// process that reads one session and exits, this spares starting the concurrency runtime's
+    /// threads.
+    ///
+    /// - Throws: As ``load(key:)``.
+    package func loadWithoutSuspending(key: String) throws -> AuthState? {
         let path = try fileURL(for: key).path
         guard let bytes = try POSIXFile.readSecret(at: path) else { return nil }
         do {

@@ -1,9 +1,15 @@
-import Bearer
-import Foundation
+import BearerCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `bearer status [--json]`: who is signed in, with which scopes, until when; never a token.
-enum StatusCommand {
-    static let spec = CommandSpec(name: "status", flags: ["json"])
+package enum StatusCommand {
+    /// What `status` accepts.
+    package static let spec = CommandSpec(name: "status", flags: ["json"])
 
     struct Report: Encodable {
         let profile: String
@@ -39,19 +45,20 @@ enum StatusCommand {
         }
     }
 
-    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+    /// Prints the profile's status.
+    ///
+    /// - Throws: ``UsageError`` or ``NoSession``, or the store's error when the session cannot be read.
+    package static func run(_ arguments: ParsedArguments, _ environment: LocalEnvironment) throws -> ExitCode {
         let profile = try Profile(arguments, environment)
-        let state = try await profile.load()
+        let state = try profile.storedState()
         let expiry = state.accessTokenExpiresAt.flatMap { $0 == .distantPast ? nil : $0 }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
         let subject = state.user?.subject.isEmpty == false ? state.user?.subject : nil
         let report = Report(
             profile: profile.name,
             email: state.user?.email,
             sub: subject,
             scopes: state.grantedScopes,
-            expiresAt: expiry.map(formatter.string(from:)),
+            expiresAt: expiry.map { $0.formatted(.iso8601) },
             needsReauthentication: state.needsReauthentication,
             issuer: state.server.issuer.absoluteString,
             clientID: state.client.id,
