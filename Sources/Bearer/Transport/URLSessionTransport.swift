@@ -6,13 +6,20 @@ public import Foundation
 
 /// An ``HTTPTransport`` backed by `URLSession`, which never follows redirects (a 3xx response is
 /// returned to the caller as it is) and stores no cookies.
-public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+///
+/// The `URLSession` is created on the first request, not with the transport: creating one costs
+/// about half a millisecond on Linux, which a session restored at launch to stamp requests, or to
+/// find its token fresh, never needs to pay.
+public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+    // Unchecked: `configuration` is never changed after init, and `created` only under `lock`.
+    private let configuration: URLSessionConfiguration
+    private let lock = NSLock()
+    private var created: URLSession?
 
     /// The transport of ``Authorizer/data(for:)``'s default implementation, created on first use.
     static let shared = URLSessionTransport()
 
-    /// Creates a transport with its own `URLSession`.
+    /// Creates a transport; its own `URLSession` is created on the first request.
     ///
     /// - Parameters:
     ///   - configuration: The session configuration; ephemeral by default. Cookies are turned off
@@ -25,11 +32,22 @@ public final class URLSessionTransport: HTTPTransport {
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        self.session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        // URLSession copies its configuration when created; copy it now, as that moment has moved.
+        self.configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        created?.finishTasksAndInvalidate()
+    }
+
+    /// The `URLSession`, created on first use.
+    private var session: URLSession {
+        lock.withLock {
+            if let created { return created }
+            let session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+            created = session
+            return session
+        }
     }
 
     /// Sends `request` and returns whatever HTTP response comes back, redirects included.
