@@ -25,7 +25,13 @@ enum ErrorReport {
         }
     }
 
+    /// The sentences for `error`, without control characters: an error description or URL comes
+    /// from a server or a network peer, and must not drive the terminal.
     static func message(for error: any Error) -> String {
+        sentences(for: error).printable
+    }
+
+    private static func sentences(for error: any Error) -> String {
         switch error {
         case let error as UsageError:
             return error.description

@@ -73,6 +73,21 @@ struct CommandTests {
             try await FileSessionStore(directory: folder).load(key: "default")?.refreshToken?.value == "cli-refresh-2")
     }
 
+    @Test("A server's error description reaches the terminal without control characters")
+    func errorDescriptionIsPrintable() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await save(try session(expiresAt: Date(timeIntervalSince1970: 1_700_000_000)))
+        let transport = RecordingTransport(replies: [
+            .json(400, #"{"error":"invalid_grant","error_description":"\u001b[2J\u001b]0;owned\u0007gone\u202e"}"#)
+        ])
+        let capture = Capture()
+        let status = await BearerCommandLine.run(["token"], environment: environment(transport, capture))
+        #expect(status == 77)
+        #expect(capture.stderr.contains("[2J]0;ownedgone"))
+        #expect(!capture.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(!capture.stderr.unicodeScalars.contains { $0.value == 0x7F || $0.value == 0x202E })
+    }
+
     @Test(
         "A failing refresh maps to the documented exit codes without printing a token",
         arguments: [

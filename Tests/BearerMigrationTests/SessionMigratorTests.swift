@@ -49,6 +49,10 @@ private actor FailingDestination: SessionStore {
         try await base.remove(key: key)
     }
 
+    func keys() async throws -> [String] {
+        try await base.keys()
+    }
+
     nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
         _ body: @Sendable () async throws -> Result

@@ -36,6 +36,11 @@ public actor FaultyStore: SessionStore {
         try await base.remove(key: key)
     }
 
+    /// The keys of the saved sessions.
+    public func keys() async throws -> [String] {
+        try await base.keys()
+    }
+
     /// Locks through the underlying store.
     public nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,

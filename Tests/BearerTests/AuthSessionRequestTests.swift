@@ -134,12 +134,22 @@ struct AuthSessionRequestTests {
         #expect(try await store.load(key: "main") == before)
     }
 
-    @Test("Sign-out revokes the refresh token and removes the stored session")
-    func signOutRevokes() async throws {
+    @Test("Sign-out is local: it removes the stored session and sends nothing to the server")
+    func signOutIsLocal() async throws {
+        let (session, transport, store) = try await base.makeSession(replies: [])
+        try await session.signOut()
+        #expect(await transport.requests.isEmpty)
+        #expect(try await store.load(key: "main") == nil)
+        #expect(await !session.canAuthorize)
+        await #expect(throws: BearerError.self) { try await session.authorize(base.apiRequest()) }
+    }
+
+    @Test("Disconnect revokes the refresh token and removes the stored session")
+    func disconnectRevokes() async throws {
         let (session, transport, store) = try await base.makeSession(replies: [
             .text(200, contentType: "text/plain", "")
         ])
-        let outcome = try await session.signOut()
+        let outcome = try await session.disconnect()
         guard case .revoked = outcome else {
             Issue.record("expected revocation, got \(outcome)")
             return
@@ -152,10 +162,10 @@ struct AuthSessionRequestTests {
         await #expect(throws: BearerError.self) { try await session.authorize(base.apiRequest()) }
     }
 
-    @Test("Sign-out removes the stored session even when revocation fails, and reports the failure")
-    func signOutWhenRevocationFails() async throws {
+    @Test("Disconnect removes the stored session even when revocation fails, and reports the failure")
+    func disconnectWhenRevocationFails() async throws {
         let (session, _, store) = try await base.makeSession(replies: [.failure(.notConnectedToInternet)])
-        let outcome = try await session.signOut()
+        let outcome = try await session.disconnect()
         guard case .failed(let error) = outcome else {
             Issue.record("expected a failure, got \(outcome)")
             return

@@ -75,17 +75,29 @@ struct AuthorizationResponseTests {
         #expect(kind { _ = try AuthorizationResponse(redirect: otherPort, for: request) } == .redirectMismatch)
     }
 
-    @Test("An error redirect becomes an OAuthError, before the state is checked")
-    func errorBeforeState() throws {
+    @Test("An error redirect with the request's state becomes an OAuthError")
+    func errorWithState() throws {
         let request = try request()
         let redirect = Fixtures.url(
-            "com.example.apps.1234-tepulg5joaks7:/?error=access_denied&error_description=The+user+said+no&error_uri=https%3A%2F%2Fexample.com%2Fe&state=wrong"
+            "com.example.apps.1234-tepulg5joaks7:/?error=access_denied&error_description=The+user+said+no&error_uri=https%3A%2F%2Fexample.com%2Fe&state=\(request.state)"
         )
         let error = #expect(throws: OAuthError.self) { try AuthorizationResponse(redirect: redirect, for: request) }
         #expect(error?.code == .accessDenied)
         #expect(error?.errorDescription == "The user said no")
         #expect(error?.errorURI == "https://example.com/e")
         #expect(error?.statusCode == nil)
+    }
+
+    @Test("A forged error redirect (wrong state, or another issuer) is refused before its error is read")
+    func forgedErrorIsRefused() throws {
+        let request = try request()
+        let wrongState = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?error=access_denied&state=wrong")
+        #expect(kind { _ = try AuthorizationResponse(redirect: wrongState, for: request) } == .stateMismatch)
+        let noState = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?error=access_denied")
+        #expect(kind { _ = try AuthorizationResponse(redirect: noState, for: request) } == .stateMismatch)
+        let otherIssuer = Fixtures.url(
+            "com.example.apps.1234-tepulg5joaks7:/?error=access_denied&state=\(request.state)&iss=https%3A%2F%2Fevil")
+        #expect(kind { _ = try AuthorizationResponse(redirect: otherIssuer, for: request) } == .issuerMismatch)
     }
 
     @Test("A mismatched redirect fails before its error is read")

@@ -60,9 +60,15 @@ struct DeviceAuthorizationTests {
         #expect(device.verificationURIComplete?.absoluteString.hasSuffix("user_code=WDJB-MJHT") == true)
         #expect(!"\(device)".contains("dev-code"))
         let waits = Waits(clock)
+        let reported = Recorder<DeviceSignInProgress>()
         let state = try await device.waitForApproval(
-            using: transport, clock: clock.wallClock, sleep: { waits.wait($0) })
+            using: transport, clock: clock.wallClock, sleep: { waits.wait($0) }, progress: reported.record)
         #expect(state.accessToken?.value == "at")
+        #expect(
+            reported.all == [
+                .waiting(secondsLeft: 60), .waiting(secondsLeft: 55), .slowedDown(interval: 10),
+                .waiting(secondsLeft: 50),
+            ])
         #expect(state.grantedScopes == ["email"])
         #expect(waits.all == [.seconds(5), .seconds(5), .seconds(10)])
         let polls = await transport.requests.dropFirst().map(\.formBody)
@@ -115,45 +121,25 @@ struct DeviceAuthorizationTests {
         }
         #expect(incomplete?.kind == .invalidResponse)
     }
-}
 
-@Suite("Loopback redirect listener")
-struct LoopbackRedirectListenerTests {
-    @Test("Ignores other paths, answers POST with 400, survives a hang-up, returns the redirect")
-    func edgeCases() async throws {
-        let listener = try LoopbackRedirectListener()
-        #expect(listener.port != 0)
-        #expect(listener.redirectURI.absoluteString == "http://127.0.0.1:\(listener.port)/callback")
-        async let redirect = listener.waitForRedirect(timeout: .seconds(30))
-        let transport = URLSessionTransport()
-        let base = "http://127.0.0.1:\(listener.port)"
-        let favicon = try await transport.send(URLRequest(url: Fixtures.url(base + "/favicon.ico")))
-        #expect(favicon.1.statusCode == 404)
-        var post = URLRequest(url: Fixtures.url(base + "/callback?code=c&state=s"))
-        post.httpMethod = "POST"
-        #expect(try await transport.send(post).1.statusCode == 400)
-        let (page, response) = try await transport.send(
-            URLRequest(url: Fixtures.url(base + "/callback?code=the-code&state=s")))
-        #expect(response.statusCode == 200)
-        let text = String(decoding: page, as: UTF8.self)
-        #expect(text.contains("close this tab"))
-        #expect(!text.contains("the-code"))
-        #expect(try await redirect.absoluteString == base + "/callback?code=the-code&state=s")
-    }
-
-    @Test("Gives up after the timeout")
-    func timeout() async throws {
-        let listener = try LoopbackRedirectListener()
-        let error = await #expect(throws: BearerError.self) {
-            try await listener.waitForRedirect(timeout: .milliseconds(300))
+    @Test("A verification address that is not https, or a user code with control characters, is refused")
+    func refusesUnsafeVerification() async throws {
+        let cases = [
+            #"{"device_code":"d","user_code":"AB","verification_uri":"http://auth.example.com/device","expires_in":60}"#,
+            #"{"device_code":"d","user_code":"AB","verification_uri":"javascript:alert(1)","expires_in":60}"#,
+            #"{"device_code":"d","user_code":"AB","verification_uri":"https://auth.example.com/device","verification_uri_complete":"http://evil.example/x","expires_in":60}"#,
+            #"{"device_code":"d","user_code":"AB\u001b[2J","verification_uri":"https://auth.example.com/device","expires_in":60}"#,
+        ]
+        for body in cases {
+            let error = await #expect(throws: BearerError.self, "\(body)") {
+                try await DeviceAuthorization.start(
+                    server: server,
+                    client: Fixtures.publicClient,
+                    scopes: [],
+                    using: RecordingTransport(replies: [.json(200, body)])
+                )
+            }
+            #expect(error?.kind == .insecureEndpoint || error?.kind == .invalidResponse, "\(body)")
         }
-        #expect(error?.kind == .timedOut)
-    }
-
-    @Test("A port in use is a clear error")
-    func portInUse() throws {
-        let first = try LoopbackRedirectListener()
-        let error = #expect(throws: BearerError.self) { try LoopbackRedirectListener(port: first.port) }
-        #expect(error?.reason.contains("\(first.port)") == true)
     }
 }

@@ -116,6 +116,15 @@ struct FileSessionStoreTests {
         #expect(error?.reason.contains("is not a folder") == true)
     }
 
+    @Test("The keys of a folder that does not exist yet are none, and saved sessions are listed")
+    func keysOfMissingFolder() async throws {
+        defer { cleanUp() }
+        #expect(try await store.keys().isEmpty)
+        try await store.save(state, key: "work")
+        try await store.save(state, key: "default")
+        #expect(try await store.keys() == ["default", "work"])
+    }
+
     @Test("The exclusive lock lets one task in at a time, across store instances")
     func lockExcludes() async throws {
         defer { cleanUp() }

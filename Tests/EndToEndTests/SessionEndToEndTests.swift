@@ -139,12 +139,12 @@ struct SessionEndToEndTests {
         #expect(await !session.canAuthorize)
     }
 
-    @Test("Sign-out revokes the grant at the server and removes the stored session")
-    func signOut() async throws {
+    @Test("Disconnect revokes the grant at the server and removes the stored session")
+    func disconnect() async throws {
         let state = try await TestServer.signIn(client: client)
         let store = InMemorySessionStore()
         let session = try await session(state, store: store, offset: 0)
-        let outcome = try await session.signOut()
+        let outcome = try await session.disconnect()
         guard case .revoked = outcome else {
             Issue.record("expected the server to revoke the grant, got \(outcome)")
             return

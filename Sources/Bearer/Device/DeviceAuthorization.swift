@@ -70,7 +70,9 @@ public struct DeviceAuthorization: Sendable, Hashable {
     ///   - client: The client that asked.
     ///   - scopes: The scopes asked for.
     ///   - now: The time of receipt, from which the expiry is computed.
-    /// - Throws: ``BearerError/Kind/invalidResponse`` when a required field is missing.
+    /// - Throws: ``BearerError/Kind/invalidResponse`` when a required field is missing or the user
+    ///   code has control characters; ``BearerError/Kind/insecureEndpoint`` when a verification
+    ///   address is not https (or loopback http the server allows).
     package init(
         json: [String: JSONValue],
         server: AuthorizationServer,
@@ -90,13 +92,22 @@ public struct DeviceAuthorization: Sendable, Hashable {
                     + "(RFC 8628 §3.2)."
             )
         }
+        guard !userCode.hasControlCharacters else {
+            throw BearerError(
+                .invalidResponse, "The device authorization response has a user code with control characters.")
+        }
+        let verificationURIComplete = json["verification_uri_complete"]?.stringValue.flatMap(URL.init(string:))
+        // The addresses are shown to the user and may be opened: never a plain-http or odd scheme.
+        for address in [verificationURI] + (verificationURIComplete.map { [$0] } ?? []) {
+            try server.checkSecure(address)
+        }
         self.server = server
         self.client = client
         self.scopes = scopes
         self.deviceCode = deviceCode
         self.userCode = userCode
         self.verificationURI = verificationURI
-        self.verificationURIComplete = json["verification_uri_complete"]?.stringValue.flatMap(URL.init(string:))
+        self.verificationURIComplete = verificationURIComplete
         self.expiresAt = now.addingTimeInterval(min(expiresIn, 86_400))
         let interval = json["interval"]?.numberValue ?? 5
         self.interval = interval.isFinite ? min(max(interval, 1), 60) : 5
@@ -109,7 +120,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
     ///   - transport: Sends the requests.
     ///   - clock: Gives the time, and the skew allowed when checking an ID token.
     ///   - sleep: Waits between requests (injected so tests need not wait).
-    ///   - progress: Called before each wait with the time left.
+    ///   - progress: Told before each wait how long the code has left, and of each slow-down.
     /// - Returns: The signed-in session.
     /// - Throws: ``OAuthError`` `access_denied` or `expired_token`; ``BearerError/Kind/timedOut``
     ///   when the codes expire; other errors of the token endpoint.
@@ -117,7 +128,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
         using transport: some HTTPTransport,
         clock: WallClock = .system,
         sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        progress: @Sendable (_ secondsLeft: TimeInterval) -> Void = { _ in }
+        progress: @Sendable (DeviceSignInProgress) -> Void = { _ in }
     ) async throws -> AuthState {
         var interval = self.interval
         let request = TokenRequest(
@@ -131,7 +142,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
                 throw BearerError(
                     .timedOut, "The code \(userCode) expired before it was approved; run the sign-in again.")
             }
-            progress(left)
+            progress(.waiting(secondsLeft: left))
             try await sleep(.milliseconds(Int64(min(interval, left) * 1000)))
             do {
                 let response = try await request.send(using: transport, clock: clock)
@@ -147,6 +158,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
                 continue
             } catch let error as OAuthError where error.code == .slowDown {
                 interval += 5
+                progress(.slowedDown(interval: interval))
             }
         }
     }

@@ -42,5 +42,14 @@ extension AuthSession {
 
         /// Google APIs: tokens go only to `*.googleapis.com`.
         public static var google: Configuration { Configuration(allowedHosts: ["*.googleapis.com"]) }
+
+        /// The configuration used when none is given: ``google`` for Google's server, the defaults
+        /// otherwise.
+        ///
+        /// - Parameter server: The session's server.
+        /// - Returns: The configuration.
+        public static func recommended(for server: AuthorizationServer) -> Configuration {
+            server.isGoogle ? .google : Configuration()
+        }
     }
 }

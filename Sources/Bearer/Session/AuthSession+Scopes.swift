@@ -56,10 +56,63 @@ extension AuthSession {
         }
     }
 
+    /// Asks for more scopes with one call (incremental authorization): shows the request with
+    /// `agent`, checks that the same user answered, exchanges the code and merges the grant into
+    /// this session, saved before returning.
+    ///
+    /// ```swift
+    /// switch try await session.addScopes([driveScope], using: agent) {
+    /// case .granted, .alreadyGranted: try await listFiles(with: session)
+    /// case .cancelled: break  // the user closed the sheet; nothing changed
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scopes: The scopes to add.
+    ///   - agent: Shows the page.
+    ///   - additionalParameters: Extra authorization parameters.
+    /// - Returns: ``ScopeUpgradeOutcome/alreadyGranted`` at once when every scope is granted
+    ///   (nothing is shown); ``ScopeUpgradeOutcome/granted``; ``ScopeUpgradeOutcome/cancelled`` when
+    ///   the user closed the page (the session is unchanged).
+    /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered (the session is
+    ///   unchanged); ``OAuthError`` when the server refused; the exchange's, the agent's and the
+    ///   store's errors.
+    public func addScopes(
+        _ scopes: [String],
+        using agent: some AuthorizationAgent,
+        additionalParameters: [String: String] = [:]
+    ) async throws -> ScopeUpgradeOutcome {
+        guard
+            let request = try addScopes(
+                scopes, redirectURI: agent.redirectURI, additionalParameters: additionalParameters)
+        else { return .alreadyGranted }
+        let outcome: AuthorizationAgentOutcome
+        let response: AuthorizationResponse
+        do {
+            outcome = try await agent.present(request)
+            guard case .redirect(let redirect) = outcome else { return .cancelled }
+            response = try AuthorizationResponse(redirect: redirect, for: request)
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+        try await completeAddingScopes(response, for: request)
+        return .granted
+    }
+
     private func mergeHoldingLock(_ grant: AuthState) async throws -> AuthState {
         try await reloadHoldingLock()
         let merged = try lifecycle.grantReceived(grant)
         try await save(merged)
         return merged
     }
+}
+
+/// How a request for more scopes ended.
+public enum ScopeUpgradeOutcome: Sendable, Hashable {
+    /// Every scope was already granted; nothing was shown.
+    case alreadyGranted
+    /// The user granted the scopes; the session is saved with them.
+    case granted
+    /// The user closed the page; the session is unchanged.
+    case cancelled
 }

@@ -16,14 +16,13 @@ extension AuthSession {
         try await save(lifecycle.replaced(with: newState))
     }
 
-    /// Revokes the grant (RFC 7009) and removes the stored session. The stored session is removed
-    /// even when revocation fails; the failure is returned. Both happen under the store's lock, with
-    /// the latest stored tokens, so a refresh token another process rotated is the one revoked.
+    /// Signs out on this device only: removes the stored session and forgets its tokens. Nothing
+    /// is sent to the server, and nothing else of the user's changes; the grant stays valid until
+    /// it expires or the user revokes it (use ``disconnect()`` to revoke it too).
     ///
-    /// - Returns: Whether the server revoked the grant.
-    /// - Throws: The store's error when the session cannot be removed.
-    @discardableResult
-    public func signOut() async throws -> RevocationOutcome {
+    /// - Throws: The store's error when the session cannot be removed (the session is then still
+    ///   signed in).
+    public func signOut() async throws {
         try await funnel {
             try await self.store.withExclusiveAccess(to: self.key) {
                 try await self.signOutHoldingLock()
@@ -31,7 +30,29 @@ extension AuthSession {
         }
     }
 
-    private func signOutHoldingLock() async throws -> RevocationOutcome {
+    private func signOutHoldingLock() async throws {
+        try await store.remove(key: key)
+        lifecycle.signedOut()
+        notifyObservers()
+    }
+
+    /// Disconnects the app from the account: revokes the grant (RFC 7009), then removes the
+    /// stored session, as GoogleSignIn's `disconnect` does. The stored session is removed even
+    /// when revocation fails; the failure is returned. Both happen under the store's lock, with
+    /// the latest stored tokens, so a refresh token another process rotated is the one revoked.
+    ///
+    /// - Returns: Whether the server revoked the grant.
+    /// - Throws: The store's error when the session cannot be removed.
+    @discardableResult
+    public func disconnect() async throws -> RevocationOutcome {
+        try await funnel {
+            try await self.store.withExclusiveAccess(to: self.key) {
+                try await self.disconnectHoldingLock()
+            }
+        }
+    }
+
+    private func disconnectHoldingLock() async throws -> RevocationOutcome {
         // Revoke the newest tokens: a copy that cannot be read, is gone or belongs to another
         // account leaves this session's own tokens as the ones to revoke.
         try? await reloadHoldingLock()

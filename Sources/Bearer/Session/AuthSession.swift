@@ -68,7 +68,8 @@ public actor AuthSession: Authorizer {
     ///   - key: The key it is saved under; any session saved there before is replaced.
     ///   - transport: Sends token requests and ``data(for:)`` requests.
     ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
-    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported.
+    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported;
+    ///     `nil` for ``Configuration/recommended(for:)``.
     /// - Returns: The saved session.
     /// - Throws: The store's error when the session cannot be saved.
     public static func save(
@@ -77,7 +78,7 @@ public actor AuthSession: Authorizer {
         key: String,
         transport: any HTTPTransport = URLSessionTransport(),
         clock: WallClock = .system,
-        configuration: Configuration = Configuration()
+        configuration: Configuration? = nil
     ) async throws -> AuthSession {
         let session = AuthSession(
             lifecycle: AuthSessionLifecycle(stored: state),
@@ -85,7 +86,7 @@ public actor AuthSession: Authorizer {
             key: key,
             transport: transport,
             clock: clock,
-            configuration: configuration
+            configuration: configuration ?? .recommended(for: state.server)
         )
         try await session.replace(with: state)
         return session
@@ -98,7 +99,8 @@ public actor AuthSession: Authorizer {
     ///   - store: The store.
     ///   - transport: Sends requests.
     ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
-    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported.
+    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported;
+    ///     `nil` for ``Configuration/recommended(for:)`` of the saved session's server.
     /// - Returns: The session, or `nil` when none is saved.
     /// - Throws: The store's error when the saved item cannot be read (it is left in place).
     public static func restore(
@@ -106,13 +108,13 @@ public actor AuthSession: Authorizer {
         from store: any SessionStore,
         transport: any HTTPTransport = URLSessionTransport(),
         clock: WallClock = .system,
-        configuration: Configuration = Configuration()
+        configuration: Configuration? = nil
     ) async throws -> AuthSession? {
         let stored: AuthState?
         do {
             stored = try await store.load(key: key)
         } catch {
-            throw configuration.rewriteError(error)
+            throw (configuration ?? Configuration()).rewriteError(error)
         }
         guard let stored else { return nil }
         return AuthSession(
@@ -121,7 +123,7 @@ public actor AuthSession: Authorizer {
             key: key,
             transport: transport,
             clock: clock,
-            configuration: configuration
+            configuration: configuration ?? .recommended(for: stored.server)
         )
     }
 

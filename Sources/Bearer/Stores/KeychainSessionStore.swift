@@ -65,6 +65,23 @@
             }
         }
 
+        /// The keys of the sessions saved in this store (its access group), sorted.
+        public func keys() async throws -> [String] {
+            var query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecUseDataProtectionKeychain as String: true,
+                kSecReturnAttributes as String: true,
+                kSecMatchLimit as String: kSecMatchLimitAll,
+            ]
+            if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            if status == errSecItemNotFound { return [] }
+            guard status == errSecSuccess else { throw Self.failure("list", "items", status) }
+            let items = result as? [[String: Any]] ?? []
+            return items.compactMap { $0[kSecAttrService as String] as? String }.sorted()
+        }
+
         /// Runs `body` while holding the lock of `key` within this process.
         public func withExclusiveAccess<Result: Sendable>(
             to key: String,

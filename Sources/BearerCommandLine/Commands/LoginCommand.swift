@@ -21,49 +21,53 @@ enum LoginCommand {
         let client = try ServerOptions.client(arguments, command: "login")
         let console = environment.console
 
-        var state: AuthState
+        let store = profile.store
+        let session: AuthSession
         if arguments.has("device") {
-            state = try await DeviceSignIn.run(
-                server: server,
-                client: client,
+            session = try await AuthSession.signInWithDeviceCode(
+                to: server,
+                as: client,
                 scopes: scopes,
-                open: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
-                environment: environment
+                store: store,
+                key: profile.name,
+                transport: environment.transport,
+                clock: environment.clock,
+                progress: DeviceSignIn.reporter(
+                    opening: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
+                    console: console
+                )
             )
         } else {
-            let listener = try LoopbackRedirectListener(port: port)
-            var extra: [String: String] = [:]
-            if server.isGoogle { extra["access_type"] = "offline" }
-            let request = try AuthorizationRequest(
-                server: server,
-                client: client,
+            let agent = try LoopbackAgent(
+                port: port,
+                timeout: .seconds(timeout),
+                opener: BrowserSignIn.opener(
+                    opening: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
+                    timeout: timeout,
+                    console: console
+                )
+            )
+            let outcome = try await AuthSession.signIn(
+                to: server,
+                as: client,
                 scopes: scopes,
-                redirectURI: listener.redirectURI,
-                additionalParameters: extra
+                using: agent,
+                store: store,
+                key: profile.name,
+                additionalParameters: server.isGoogle ? ["access_type": "offline"] : [:],
+                transport: environment.transport,
+                clock: environment.clock
             )
-            let response = try await BrowserSignIn.authorize(
-                request,
-                listener: listener,
-                open: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
-                timeout: timeout,
-                console: console
-            )
-            state = try await AuthState.exchange(
-                response, for: request, using: environment.transport, clock: environment.clock)
+            guard let signedIn = outcome.session else {
+                console.say("Sign-in cancelled; nothing was saved.")
+                return .failure
+            }
+            session = signedIn
         }
-        if state.user == nil, state.hasGranted("openid"),
-            let described = try? await state.fetchingUserInfo(using: environment.transport)
-        {
-            state = described
-        }
-        let signedIn = state
-        let store = profile.store
-        try await store.withExclusiveAccess(to: profile.name) {
-            try await store.save(signedIn, key: profile.name)
-        }
-        console.say(
-            "Signed in as \(state.user?.email ?? state.user?.subject ?? "an unnamed user") (profile \(profile.name)).")
-        console.say("Granted scopes: \(state.grantedScopes.joined(separator: " "))")
+        let state = await session.state
+        let user = state.user?.email ?? state.user?.subject ?? "an unnamed user"
+        console.say("Signed in as \(user.printable) (profile \(profile.name)).")
+        console.say("Granted scopes: \(state.grantedScopes.joined(separator: " ").printable)")
         return .success
     }
 
@@ -87,62 +91,51 @@ enum Timeout {
     }
 }
 
-/// The browser part of a sign-in: print and open the URL, wait for the redirect on the listener.
+/// The browser part of a sign-in: how the tool shows the authorization page.
 enum BrowserSignIn {
-    /// - Parameter open: `nil` not to open a browser; `.some(nil)` for the default opener; `.some(cmd)` for `--open-with`.
-    static func authorize(
-        _ request: AuthorizationRequest,
-        listener: LoopbackRedirectListener,
-        open: String??,
-        timeout: Int,
-        console: Console
-    ) async throws -> AuthorizationResponse {
-        console.say("Open this URL in a browser to sign in:")
-        console.say("  \(request.url.absoluteString)")
-        if let command = open {
-            BrowserLauncher.open(request.url, command: command, console: console)
+    /// Prints the URL and the wait, and opens the browser unless told not to.
+    ///
+    /// - Parameter opening: `nil` not to open a browser; `.some(nil)` for the default opener;
+    ///   `.some(cmd)` for `--open-with`.
+    static func opener(opening: String??, timeout: Int, console: Console) -> BrowserOpener {
+        BrowserOpener { url in
+            console.say("Open this URL in a browser to sign in:")
+            console.say("  \(url.absoluteString)")
+            if let command = opening {
+                try await launcher(command, console: console).open(url)
+            }
+            console.say("Waiting up to \(timeout) s for the browser to come back (press Ctrl-C to cancel)…")
         }
-        console.say(
-            "Waiting up to \(timeout) s for the browser to come back to \(listener.redirectURI.absoluteString) "
-                + "(press Ctrl-C to cancel)…"
-        )
-        let redirect = try await listener.waitForRedirect(timeout: .seconds(timeout))
-        return try AuthorizationResponse(redirect: redirect, for: request)
+    }
+
+    /// Opens with `command`, or the system's default opener; failures are reported, not thrown.
+    static func launcher(_ command: String?, console: Console) -> BrowserOpener {
+        let report: @Sendable (String) -> Void = { console.say($0 + " Open the URL above yourself.") }
+        return command.map { .command($0, onFailure: report) } ?? .systemDefault(onFailure: report)
     }
 }
 
-/// The device flow part of a sign-in (RFC 8628).
+/// The device flow part of a sign-in (RFC 8628): what the tool prints while it waits.
 enum DeviceSignIn {
-    static func run(
-        server: AuthorizationServer,
-        client: Client,
-        scopes: [String],
-        open: String??,
-        environment: CommandEnvironment
-    ) async throws -> AuthState {
-        let console = environment.console
-        let device = try await DeviceAuthorization.start(
-            server: server,
-            client: client,
-            scopes: scopes,
-            using: environment.transport,
-            clock: environment.clock
-        )
-        console.say("To sign in, open \(device.verificationURI.absoluteString) on any device and enter the code:")
-        console.say("  \(device.userCode)")
-        if let command = open, let complete = device.verificationURIComplete {
-            BrowserLauncher.open(complete, command: command, console: console)
-        }
+    static func reporter(opening: String??, console: Console) -> @Sendable (DeviceSignInProgress) -> Void {
         let throttle = ProgressThrottle()
-        return try await device.waitForApproval(
-            using: environment.transport,
-            clock: environment.clock,
-            progress: { left in
+        return { progress in
+            switch progress {
+            case .codeIssued(let code):
+                console.say(
+                    "To sign in, open \(code.verificationURI.absoluteString) on any device and enter the code:")
+                console.say("  \(code.userCode.printable)")
+                if let command = opening, let complete = code.verificationURIComplete {
+                    Task { try? await BrowserSignIn.launcher(command, console: console).open(complete) }
+                }
+            case .waiting(let left):
                 if throttle.shouldReport(left) {
                     console.say("Waiting for approval: \(Int(left.rounded())) s left (press Ctrl-C to cancel).")
                 }
+            case .slowedDown(let interval):
+                console.say("The server asked to poll more slowly: every \(Int(interval)) s.")
             }
-        )
+        }
     }
 }
 

@@ -80,7 +80,7 @@ enum LogoutCommand {
             }
             return .success
         }
-        let outcome = try await profile.session(using: environment.transport).signOut()
+        let outcome = try await profile.session(using: environment.transport).disconnect()
         switch outcome {
         case .revoked:
             console.say(
@@ -112,20 +112,23 @@ enum AddScopesCommand {
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let scopes = arguments.positionals.flatMap(Scopes.parse)
         let session = try await Profile(arguments, environment).session(using: environment.transport)
-        let listener = try LoopbackRedirectListener()
-        guard let request = try await session.addScopes(scopes, redirectURI: listener.redirectURI) else {
-            environment.console.say("Every scope asked for is already granted; nothing to do.")
-            return .success
-        }
-        let response = try await BrowserSignIn.authorize(
-            request,
-            listener: listener,
-            open: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
-            timeout: 300,
-            console: environment.console
+        let agent = try LoopbackAgent(
+            opener: BrowserSignIn.opener(
+                opening: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
+                timeout: 300,
+                console: environment.console
+            )
         )
-        let merged = try await session.completeAddingScopes(response, for: request)
-        environment.console.say("Granted scopes: \(merged.grantedScopes.joined(separator: " "))")
+        switch try await session.addScopes(scopes, using: agent) {
+        case .alreadyGranted:
+            environment.console.say("Every scope asked for is already granted; nothing to do.")
+        case .granted:
+            let granted = await session.state.grantedScopes
+            environment.console.say("Granted scopes: \(granted.joined(separator: " ").printable)")
+        case .cancelled:
+            environment.console.say("Cancelled; the session is unchanged.")
+            return .failure
+        }
         return .success
     }
 }

@@ -19,9 +19,11 @@ public struct AuthorizationResponse: Sendable, Hashable {
     ///
     /// The checks run in this order, and each failure is its own error:
     /// 1. the redirect matches the request's redirect URI (scheme, case-insensitively; host; port; path);
-    /// 2. an `error` parameter becomes an ``OAuthError`` (RFC 6749 §4.1.2.1);
-    /// 3. `state` equals the request's (RFC 6749 §10.12);
-    /// 4. `iss`, when present or promised by the server, equals the issuer (RFC 9207 §2.4);
+    /// 2. `state` equals the request's (RFC 6749 §10.12), on error responses too, so a forged error
+    ///    cannot end a sign-in;
+    /// 3. `iss`, when present or promised by the server, equals the issuer (RFC 9207 §2.4), on error
+    ///    responses too;
+    /// 4. an `error` parameter becomes an ``OAuthError`` (RFC 6749 §4.1.2.1);
     /// 5. `code` is present and not empty.
     ///
     /// - Parameters:
@@ -35,13 +37,6 @@ public struct AuthorizationResponse: Sendable, Hashable {
         try Self.checkMatches(redirect, expected: request.redirectURI)
         let parameters = try Self.queryParameters(of: redirect)
 
-        if let error = parameters["error"] {
-            throw OAuthError(
-                code: OAuthError.Code(rawValue: error),
-                errorDescription: parameters["error_description"],
-                errorURI: parameters["error_uri"]
-            )
-        }
         guard let state = parameters["state"], ConstantTime.equals(state, request.state) else {
             throw BearerError(
                 .stateMismatch,
@@ -65,6 +60,13 @@ public struct AuthorizationResponse: Sendable, Hashable {
                     + "Start the sign-in again."
             )
         }
+        if let error = parameters["error"] {
+            throw OAuthError(
+                code: OAuthError.Code(rawValue: error),
+                errorDescription: parameters["error_description"],
+                errorURI: parameters["error_uri"]
+            )
+        }
         guard let code = parameters["code"], !code.isEmpty else {
             throw BearerError(
                 .missingAuthorizationCode,
@@ -78,7 +80,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
     }
 
     /// Checks scheme (case-insensitively), host (case-insensitively), port and path.
-    static func checkMatches(_ redirect: URL, expected: URL) throws {
+    package static func checkMatches(_ redirect: URL, expected: URL) throws {
         guard let actual = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
             let wanted = URLComponents(url: expected, resolvingAgainstBaseURL: false)
         else {

@@ -39,6 +39,7 @@ public struct BearerError: Error, Sendable {
             case storageFailure
             case insecureStorage
             case timedOut
+            case agentFailed
         }
 
         private let base: Base
@@ -98,6 +99,9 @@ public struct BearerError: Error, Sendable {
         public static let insecureStorage = Kind(.insecureStorage)
         /// The user did not finish signing in before the deadline (redirect wait, device code expiry).
         public static let timedOut = Kind(.timedOut)
+        /// An authorization agent could not show the sign-in page (no window to present over, no
+        /// browser to open); see ``AuthorizationAgent``.
+        public static let agentFailed = Kind(.agentFailed)
     }
 
     /// What kind of failure this is.

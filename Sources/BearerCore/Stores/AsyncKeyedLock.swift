@@ -1,11 +1,14 @@
 /// A lock per key for tasks: waiting suspends the task instead of blocking a thread, and waiters
 /// get the lock in the order they asked for it.
-actor AsyncKeyedLock {
+package actor AsyncKeyedLock {
     private var held: Set<String> = []
     private var waiters: [String: [CheckedContinuation<Void, Never>]] = [:]
 
+    /// Creates a lock with no key held.
+    package init() {}
+
     /// Runs `body` while holding the lock of `key`.
-    nonisolated func withLock<Result: Sendable>(
+    package nonisolated func withLock<Result: Sendable>(
         _ key: String,
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {

@@ -84,6 +84,29 @@ public struct FileSessionStore: SessionStore {
         try POSIXFile.remove(at: try fileURL(for: key).path, directory: directory.path)
     }
 
+    /// The keys of the session files in ``directory``, sorted; empty when the folder does not exist.
+    ///
+    /// - Throws: ``BearerError/Kind/storageFailure`` when the folder cannot be listed.
+    public func keys() async throws -> [String] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return []
+        } catch {
+            throw BearerError(
+                .storageFailure,
+                "Cannot list the session folder \(directory.path); check that it exists and can be read.",
+                underlyingError: error
+            )
+        }
+        return names.compactMap { name -> String? in
+            guard name.hasSuffix(".json") else { return nil }
+            let key = String(name.dropLast(".json".count))
+            return (try? Self.checkKey(key)) == nil ? nil : key
+        }.sorted()
+    }
+
     /// Runs `body` while holding the lock of `key`, across tasks and processes.
     public func withExclusiveAccess<Result: Sendable>(
         to key: String,

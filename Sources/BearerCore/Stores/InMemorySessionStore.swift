@@ -31,6 +31,11 @@ public actor InMemorySessionStore: SessionStore {
         items[key] = nil
     }
 
+    /// The keys of the saved sessions, sorted.
+    public func keys() async throws -> [String] {
+        items.keys.sorted()
+    }
+
     /// Runs `body` while holding the lock of `key` (within this process).
     public nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,

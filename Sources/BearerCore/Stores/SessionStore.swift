@@ -27,6 +27,13 @@ public protocol SessionStore: Sendable {
     /// - Throws: ``BearerError/Kind/storageFailure`` when it cannot be removed.
     func remove(key: String) async throws
 
+    /// The keys of the sessions saved in this store, sorted, for an account picker (see
+    /// ``AuthSession/savedAccounts(in:)``).
+    ///
+    /// - Returns: The keys; empty when nothing is saved.
+    /// - Throws: ``BearerError/Kind/storageFailure`` when the store cannot be listed.
+    func keys() async throws -> [String]
+
     /// Runs `body` while holding the exclusive lock of `key`: no other task, and for stores shared
     /// between processes no other process, runs a body for the same key at the same time.
     ///

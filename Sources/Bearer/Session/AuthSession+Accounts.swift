@@ -1,0 +1,58 @@
+extension AuthSession {
+    /// The sessions saved in `store`, for an account picker: each key with its user and scopes.
+    /// A saved item that cannot be read is listed with its ``SavedAccount/problem`` and left as it is.
+    ///
+    /// ```swift
+    /// for account in try await AuthSession.savedAccounts(in: store) {
+    ///     print(account.key, account.user?.email ?? "unknown user")
+    /// }
+    /// let session = try await AuthSession.restore(key: chosen.key, from: store)
+    /// ```
+    ///
+    /// - Parameter store: The store.
+    /// - Returns: The saved sessions, sorted by key.
+    /// - Throws: The store's error when it cannot be listed.
+    public static func savedAccounts(in store: any SessionStore) async throws -> [SavedAccount] {
+        var accounts: [SavedAccount] = []
+        for key in try await store.keys() {
+            do {
+                guard let state = try await store.load(key: key) else { continue }
+                accounts.append(SavedAccount(key: key, state: state))
+            } catch {
+                accounts.append(SavedAccount(key: key, problem: error))
+            }
+        }
+        return accounts
+    }
+}
+
+/// A session saved in a store, as an account picker shows it; it holds no token.
+public struct SavedAccount: Sendable {
+    /// The key the session is saved under; pass it to
+    /// ``AuthSession/restore(key:from:transport:clock:configuration:)``.
+    public let key: String
+    /// The signed-in user, when known.
+    public let user: AuthState.User?
+    /// The scopes granted.
+    public let grantedScopes: [String]
+    /// Whether the session needs a new sign-in before it can be used.
+    public let needsSignIn: Bool
+    /// Why the saved item cannot be read, when it cannot (it is left in the store).
+    public let problem: (any Error)?
+
+    init(key: String, state: AuthState) {
+        self.key = key
+        self.user = state.user
+        self.grantedScopes = state.grantedScopes
+        self.needsSignIn = state.needsReauthentication || (state.accessToken == nil && state.refreshToken == nil)
+        self.problem = nil
+    }
+
+    init(key: String, problem: any Error) {
+        self.key = key
+        self.user = nil
+        self.grantedScopes = []
+        self.needsSignIn = true
+        self.problem = problem
+    }
+}

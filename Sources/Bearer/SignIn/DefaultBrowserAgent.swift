@@ -1,0 +1,128 @@
+public import Foundation
+
+/// Signs in in the user's default browser and waits for the app to hand the redirect back from
+/// its URL handler: `onOpenURL` in SwiftUI, `application(_:open:options:)` in UIKit, or
+/// `application(_:open:)` in AppKit. This is the way in for Mac apps that prefer the user's own
+/// browser to a sheet.
+///
+/// ```swift
+/// let agent = DefaultBrowserAgent(opener: .workspace)
+/// // In the app's URL handler:
+/// //     .onOpenURL { url in _ = agent.resume(with: url) }
+/// let outcome = try await AuthSession.signIn(to: server, as: client, scopes: ["openid"],
+///                                            using: agent, store: store)
+/// ```
+///
+/// One authorization is pending at a time: presenting another one ends the first with
+/// ``AuthorizationAgentOutcome/cancelled``. A URL that is not the pending authorization's
+/// redirect (another redirect URI, another `state`, or nothing pending) is reported as not
+/// handled and changes nothing.
+public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable {
+    private let opener: BrowserOpener
+    private let lock = NSLock()
+    private var pending: PendingAuthorization?
+
+    /// Creates an agent.
+    ///
+    /// - Parameter opener: Opens the authorization page: `BrowserOpener.workspace` (Apple platforms) in a Mac app.
+    public init(opener: BrowserOpener) {
+        self.opener = opener
+    }
+
+    /// Opens the page and waits until the app passes the redirect to ``resume(with:)``, the user
+    /// gives up through ``cancel()``, or the task is cancelled.
+    ///
+    /// - Parameter request: The authorization request; its redirect URI must reach the app.
+    /// - Returns: The redirect, or ``AuthorizationAgentOutcome/cancelled``.
+    /// - Throws: `CancellationError`, or what the opener throws.
+    public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+        let authorization = PendingAuthorization(redirect: PendingRedirect(request))
+        let replaced = lock.withLock {
+            defer { pending = authorization }
+            return pending
+        }
+        replaced?.finish(.success(.cancelled))
+        do {
+            try await opener.open(request.url)
+        } catch {
+            finish(authorization, with: .failure(error))
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                authorization.attach(continuation)
+            }
+        } onCancel: {
+            finish(authorization, with: .failure(CancellationError()))
+        }
+    }
+
+    /// Hands the app's incoming URL to the pending authorization.
+    ///
+    /// - Parameter url: The URL the app was asked to open.
+    /// - Returns: `true` when it was the pending authorization's redirect, which then completes;
+    ///   `false` when it is not (the app handles it otherwise), and nothing changes.
+    @discardableResult
+    public func resume(with url: URL) -> Bool {
+        let matched = lock.withLock { () -> PendingAuthorization? in
+            guard let pending, pending.redirect.accepts(url) else { return nil }
+            self.pending = nil
+            return pending
+        }
+        matched?.finish(.success(.redirect(url)))
+        return matched != nil
+    }
+
+    /// Ends the pending authorization with ``AuthorizationAgentOutcome/cancelled``, for an app
+    /// that offers the user a way to give up while the browser is open.
+    public func cancel() {
+        let cancelled = lock.withLock { () -> PendingAuthorization? in
+            defer { pending = nil }
+            return pending
+        }
+        cancelled?.finish(.success(.cancelled))
+    }
+
+    private func finish(
+        _ authorization: PendingAuthorization, with result: Result<AuthorizationAgentOutcome, any Error>
+    ) {
+        lock.withLock {
+            if pending === authorization { pending = nil }
+        }
+        authorization.finish(result)
+    }
+}
+
+/// An authorization waiting for its redirect, and the result if it came before anyone waited.
+private final class PendingAuthorization: @unchecked Sendable {
+    let redirect: PendingRedirect
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>?
+    private var result: Result<AuthorizationAgentOutcome, any Error>?
+
+    init(redirect: PendingRedirect) {
+        self.redirect = redirect
+    }
+
+    /// Lets `continuation` receive the result, at once if it has already come.
+    func attach(_ continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>) {
+        let ready = lock.withLock { () -> Result<AuthorizationAgentOutcome, any Error>? in
+            guard let result else {
+                self.continuation = continuation
+                return nil
+            }
+            return result
+        }
+        if let ready { continuation.resume(with: ready) }
+    }
+
+    /// Delivers the result once; later calls do nothing.
+    func finish(_ outcome: Result<AuthorizationAgentOutcome, any Error>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<AuthorizationAgentOutcome, any Error>? in
+            guard case .none = result else { return nil }
+            result = outcome
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(with: outcome)
+    }
+}
