@@ -114,6 +114,17 @@ struct FastPathTests {
         #expect(!fast.stdout.contains("fast-access-token") && !fast.stdout.contains("fast-refresh-token"))
     }
 
+    @Test(
+        "Expiry times are written as Foundation's internet date-time formatter writes them",
+        arguments: [0, 1_800_000_000.75, 1_699_999_999.999, 951_782_400, 4_102_444_799, 32_503_680_000, -1]
+    )
+    func internetDateTime(seconds: TimeInterval) {
+        let date = Date(timeIntervalSince1970: seconds)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        #expect(StatusCommand.internetDateTime(date) == formatter.string(from: date))
+    }
+
     @Test("--version prints the version that CHANGELOG.md's newest entry names, in both executables")
     func versionMatchesChangelog() async throws {
         let changelog = URL(fileURLWithPath: #filePath)
