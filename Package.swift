@@ -14,14 +14,17 @@ let package = Package(
         .library(name: "Bearer", targets: ["Bearer"]),
         .library(name: "BearerMigration", targets: ["BearerMigration"]),
         .executable(name: "bearer", targets: ["BearerCLI"]),
+        .executable(name: "bearer-full", targets: ["BearerFullCLI"]),
     ],
     targets: [
         .target(name: "BearerCore"),
         .target(name: "Bearer", dependencies: ["BearerCore"]),
         .target(name: "BearerMigration", dependencies: ["Bearer"], path: "Migration"),
         .target(name: "BearerTestSupport", dependencies: ["Bearer"], path: "Tests/BearerTestSupport"),
-        .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration"]),
-        .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLine"]),
+        .target(name: "BearerCommandLineCore", dependencies: ["BearerCore"]),
+        .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration", "BearerCommandLineCore"]),
+        .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
+        .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
@@ -33,7 +36,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Bearer", "BearerTestSupport", "BearerSessionProbe", "BearerCLI"],
+            dependencies: ["Bearer", "BearerTestSupport", "BearerSessionProbe", "BearerCLI", "BearerFullCLI"],
             exclude: ["Server"]
         ),
     ],

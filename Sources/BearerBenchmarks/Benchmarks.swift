@@ -192,53 +192,6 @@ enum Benchmarks {
         )
     }
 
-    /// `bearer token` as a whole process vs google-auth doing the same job.
-    static func tokenProcess(bearer: String, python: String, repeats: Int) async throws -> Figure {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-bench-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        guard let base = URL(string: "https://oauth2.example.com") else { throw BenchmarkFailure("bad URL") }
-        try await FileSessionStore(directory: folder).save(
-            state(base, expiresAt: Date().addingTimeInterval(3600)), key: "default")
-        let expiry = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3600)).replacingOccurrences(
-            of: "Z", with: "")
-        let credentials: [String: String] = [
-            "type": "authorized_user", "client_id": "bench", "client_secret": "bench-secret",
-            "refresh_token": "bench-refresh-token", "token": "bench-access-token-0123456789", "expiry": expiry + "Z",
-        ]
-        let credentialsFile = folder.appendingPathComponent("adc.json")
-        try JSONEncoder().encode(credentials).write(to: credentialsFile)
-        let script = """
-            import sys
-            import google.auth.transport.requests
-            import google.oauth2.credentials
-            credentials = google.oauth2.credentials.Credentials.from_authorized_user_file(sys.argv[1])
-            if not credentials.valid:
-                credentials.refresh(google.auth.transport.requests.Request())
-            print(credentials.token)
-            """
-        var environment = ProcessInfo.processInfo.environment
-        environment["BEARER_CONFIG_DIR"] = folder.path
-        var bearerTimes: [Double] = []
-        var pythonTimes: [Double] = []
-        for _ in 0..<max(repeats * 3, 15) {
-            bearerTimes.append(try Measure.processSeconds(bearer, ["token"], environment: environment))
-            pythonTimes.append(
-                try Measure.processSeconds(python, ["-c", script, credentialsFile.path], environment: environment))
-        }
-        let bearerTime = Measure.median(bearerTimes)
-        let pythonTime = Measure.median(pythonTimes)
-        return Figure(
-            name: "bearer token, whole process, fresh session",
-            value: bearerTime * 1000,
-            unit: "ms",
-            baseline: pythonTime * 1000,
-            baselineName: "google-auth (Python) doing the same (ms)",
-            ratio: pythonTime / bearerTime,
-            target: "≥ 10× faster",
-            meetsTarget: pythonTime / bearerTime >= 10
-        )
-    }
-
     /// Legacy sessions decoded per second.
     static func migrations(repeats: Int) async throws -> [Figure] {
         guard let redirect = URL(string: "com.example.app:/oauth2callback") else { throw BenchmarkFailure("bad URL") }

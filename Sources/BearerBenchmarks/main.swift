@@ -25,8 +25,13 @@ do {
     report(try await Benchmarks.authorize(base: server, repeats: repeats))
     for figure in try await Benchmarks.concurrentRefresh(base: server, repeats: repeats) { report(figure) }
     report(try await Benchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
-    if let bearer = environment["BEARER_BENCH_BEARER"], let python = environment["BEARER_BENCH_PYTHON"] {
-        report(try await Benchmarks.tokenProcess(bearer: bearer, python: python, repeats: repeats))
+    report(try await Benchmarks.coldStart(repeats: repeats))
+    if let bearer = environment["BEARER_BENCH_BEARER"], let floor = environment["BEARER_BENCH_FLOOR"],
+        let python = environment["BEARER_BENCH_PYTHON"]
+    {
+        for figure in try await Benchmarks.startup(bearer: bearer, floor: floor, python: python, repeats: repeats) {
+            report(figure)
+        }
     }
     for figure in try await Benchmarks.migrations(repeats: repeats) { report(figure) }
     report(try await Benchmarks.sha256(repeats: max(3, repeats / 2)))

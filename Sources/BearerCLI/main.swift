@@ -1,5 +1,6 @@
-import BearerCommandLine
-import Foundation
+// The `bearer` executable. It answers `--version`, `status` and a fresh `token` itself, linking
+// no networking library, and becomes `bearer-full`, the whole tool, for everything else.
+import BearerCommandLineCore
 
 #if canImport(Glibc)
     import Glibc
@@ -7,6 +8,10 @@ import Foundation
     import Darwin
 #endif
 
-// A browser that hangs up must not kill the tool with SIGPIPE.
+// A reader that goes away must not kill the tool with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
-exit(await BearerCommandLine.run(Array(CommandLine.arguments.dropFirst())))
+let arguments = Array(CommandLine.arguments.dropFirst())
+if let code = FastPath.run(arguments) {
+    exit(code)
+}
+exit(FullTool.replaceProcess(arguments: arguments))

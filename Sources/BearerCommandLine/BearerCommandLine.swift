@@ -1,3 +1,5 @@
+import BearerCommandLineCore
+
 /// The `bearer` tool: parses the command line, runs the command, and turns any failure into one
 /// or two plain sentences on stderr and an exit code.
 public enum BearerCommandLine {
@@ -7,7 +9,7 @@ public enum BearerCommandLine {
         "login": (LoginCommand.spec, LoginCommand.run),
         "token": (TokenCommand.spec, TokenCommand.run),
         "curl": (CurlCommand.spec, CurlCommand.run),
-        "status": (StatusCommand.spec, StatusCommand.run),
+        "status": (StatusCommand.spec, { try StatusCommand.run($0, $1.local) }),
         "add-scopes": (AddScopesCommand.spec, AddScopesCommand.run),
         "logout": (LogoutCommand.spec, LogoutCommand.run),
         "migrate": (MigrateCommand.spec, MigrateCommand.run),
@@ -39,6 +41,10 @@ public enum BearerCommandLine {
         if arguments.isEmpty {
             console.say(Help.general)
             return ExitCode.usage.rawValue
+        }
+        if arguments == ["--version"] {
+            console.out(Version.line)
+            return ExitCode.success.rawValue
         }
         if ["--help", "-h", "help"].contains(arguments[0]) {
             if arguments.count > 1 {

@@ -1,16 +1,13 @@
 public import Bearer
 public import Foundation
 
-/// What commands get from the outside world, injectable for tests.
+/// What commands get from the outside world, injectable for tests: a ``LocalEnvironment`` and
+/// the network.
 public struct CommandEnvironment: Sendable {
-    /// Environment variables.
-    public var variables: [String: String]
-    /// Where output goes.
-    public var console: Console
+    /// Environment variables, output and the time.
+    public var local: LocalEnvironment
     /// Sends HTTP requests.
     public var transport: any HTTPTransport
-    /// Gives the time.
-    public var clock: WallClock
 
     /// Creates an environment.
     ///
@@ -31,28 +28,31 @@ public struct CommandEnvironment: Sendable {
                 $0.isFinite && $0 > 0 ? min($0, 3600) : nil
             }
             ?? 30
-        self.variables = variables
-        self.console = console
+        self.local = LocalEnvironment(variables: variables, console: console, clock: clock)
         self.transport = transport ?? URLSessionTransport(timeout: timeout)
-        self.clock = clock
     }
 
-    /// Where sessions live: `$BEARER_CONFIG_DIR`, else `$XDG_CONFIG_HOME/bearer`, else `~/.config/bearer`.
-    var configDirectory: URL {
-        if let explicit = variables["BEARER_CONFIG_DIR"], !explicit.isEmpty {
-            return URL(fileURLWithPath: explicit, isDirectory: true)
-        }
-        if let xdg = variables["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("bearer", isDirectory: true)
-        }
-        let home =
-            variables["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".config/bearer", isDirectory: true)
+    /// Environment variables.
+    public var variables: [String: String] {
+        get { local.variables }
+        set { local.variables = newValue }
     }
+
+    /// Where output goes.
+    public var console: Console {
+        get { local.console }
+        set { local.console = newValue }
+    }
+
+    /// Gives the time.
+    public var clock: WallClock {
+        get { local.clock }
+        set { local.clock = newValue }
+    }
+
+    /// Where sessions live (see ``LocalEnvironment``).
+    var configDirectory: URL { local.configDirectory }
 
     /// The store holding every profile.
-    var store: FileSessionStore {
-        FileSessionStore(directory: configDirectory)
-    }
+    var store: FileSessionStore { local.store }
 }

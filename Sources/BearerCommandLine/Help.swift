@@ -30,7 +30,7 @@ enum Help {
           69  server unreachable or failing; try again later
           77  sign-in needed: run bearer login
 
-        Run `bearer help COMMAND` for a command's options.
+        Run `bearer help COMMAND` for a command's options, and `bearer --version` for the version.
         """
 
     static let commands: [String: String] = [

@@ -102,6 +102,29 @@ struct FileSessionStoreTests {
         #expect(error?.kind == .insecureStorage)
     }
 
+    @Test("A save makes an existing folder that others can open private, and refuses a file in its place")
+    func folderMadePrivateOrRefused() async throws {
+        defer { cleanUp() }
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try await store.save(state, key: "default")
+        #expect(try mode(directory.path) == 0o700)
+        try FileManager.default.removeItem(at: directory)
+        try Data("not a folder".utf8).write(to: directory)
+        let error = await #expect(throws: BearerError.self) { try await store.save(state, key: "default") }
+        #expect(error?.kind == .storageFailure)
+        #expect(error?.reason.contains("is not a folder") == true)
+    }
+
+    @Test("The keys of a folder that does not exist yet are none, and saved sessions are listed")
+    func keysOfMissingFolder() async throws {
+        defer { cleanUp() }
+        #expect(try await store.keys().isEmpty)
+        try await store.save(state, key: "work")
+        try await store.save(state, key: "default")
+        #expect(try await store.keys() == ["default", "work"])
+    }
+
     @Test("The exclusive lock lets one task in at a time, across store instances")
     func lockExcludes() async throws {
         defer { cleanUp() }

@@ -11,9 +11,18 @@ public import Foundation
 /// answer whose `Content-Length` is over the limit is refused before its body is read, reading
 /// stops at the limit when no length is declared, and the whole exchange must finish within
 /// ``exchangeDeadline``, however slowly the server trickles bytes.
-public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
-    private let exchanges: TransportExchanges
+///
+/// The `URLSession` is created on the first request, not with the transport: on Linux, making an
+/// ephemeral configuration costs about 0.2 ms and a session about 0.5 ms, which a session restored
+/// at launch only to stamp requests, or to find its token fresh, never needs to pay.
+public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+    // Unchecked: `configuration`, `timeout` and `exchanges` never change after init; `created`
+    // changes only under `lock`.
+    private let configuration: URLSessionConfiguration?
+    private let timeout: TimeInterval?
+    private let exchanges = TransportExchanges()
+    private let lock = NSLock()
+    private var created: URLSession?
 
     /// The longest an exchange with an OAuth endpoint may take, from sending the request to the
     /// last byte of the answer.
@@ -22,29 +31,38 @@ public final class URLSessionTransport: HTTPTransport {
     /// The transport of ``Authorizer/data(for:)``'s default implementation, created on first use.
     static let shared = URLSessionTransport()
 
-    /// Creates a transport with its own `URLSession`.
+    /// Creates a transport; its own `URLSession` is created on the first request.
     ///
     /// - Parameters:
-    ///   - configuration: The session configuration; ephemeral by default. Cookies are turned off
-    ///     whatever it says.
+    ///   - configuration: The session configuration, copied; `nil` (the default) for an ephemeral
+    ///     one. Cookies and caching are turned off whatever it says.
     ///   - timeout: How long a request may wait for data before it fails, when not the
     ///     configuration's (60 s by default); also the ``exchangeDeadline`` of OAuth exchanges.
-    public init(configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval? = nil) {
-        if let timeout { configuration.timeoutIntervalForRequest = timeout }
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let seconds = configuration.timeoutIntervalForRequest
-        self.exchangeDeadline = .milliseconds(
-            Int64((seconds.isFinite && seconds > 0 ? min(seconds, 86_400) : 60) * 1000))
-        let exchanges = TransportExchanges()
-        self.exchanges = exchanges
-        self.session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
+    public init(configuration: URLSessionConfiguration? = nil, timeout: TimeInterval? = nil) {
+        self.configuration = configuration.map { ($0.copy() as? URLSessionConfiguration) ?? $0 }
+        self.timeout = timeout
+        let seconds = timeout ?? configuration?.timeoutIntervalForRequest ?? 60
+        self.exchangeDeadline = .milliseconds(Int64((seconds.isFinite && seconds > 0 ? min(seconds, 86_400) : 60) * 1000))
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        created?.finishTasksAndInvalidate()
+    }
+
+    /// The `URLSession`, created on first use.
+    private var session: URLSession {
+        lock.withLock {
+            if let created { return created }
+            let configuration = configuration ?? .ephemeral
+            if let timeout { configuration.timeoutIntervalForRequest = timeout }
+            configuration.httpCookieStorage = nil
+            configuration.httpShouldSetCookies = false
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            let session = URLSession(configuration: configuration, delegate: exchanges, delegateQueue: nil)
+            created = session
+            return session
+        }
     }
 
     /// Sends `request` and returns whatever HTTP response comes back, redirects included.

@@ -7,10 +7,10 @@ import Foundation
 
 /// `bearer token`: prints a fresh access token and a newline, nothing else.
 enum TokenCommand {
-    static let spec = CommandSpec(name: "token")
+    static let spec = FreshTokenCommand.spec
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
-        let session = try await Profile(arguments, environment).session()
+        let session = try await Profile(arguments, environment).session(using: environment.transport)
         let token = try await session.validAccessToken()
         environment.console.out(token.value)
         return .success
@@ -54,7 +54,7 @@ enum CurlCommand {
                 header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces), forHTTPHeaderField: name)
         }
         let profile = try Profile(arguments, environment)
-        let session = try await profile.session()
+        let session = try await profile.session(using: environment.transport)
         let (data, response): (Data, HTTPURLResponse)
         do {
             (data, response) = try await session.data(for: request)
@@ -94,7 +94,7 @@ enum LogoutCommand {
             }
             return .success
         }
-        let outcome = try await profile.session().disconnect()
+        let outcome = try await profile.session(using: environment.transport).disconnect()
         switch outcome {
         case .revoked:
             console.say(
@@ -135,7 +135,7 @@ enum AddScopesCommand {
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let scopes = arguments.positionals.flatMap(Scopes.parse)
         let timeout = try Timeout.seconds(arguments, command: "add-scopes")
-        let session = try await Profile(arguments, environment).session()
+        let session = try await Profile(arguments, environment).session(using: environment.transport)
         let agent = try LoopbackAgent(
             timeout: .seconds(timeout),
             opener: BrowserSignIn.opener(

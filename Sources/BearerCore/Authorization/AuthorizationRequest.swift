@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// An authorization-code request with PKCE (RFC 6749 §4.1.1, RFC 7636 §4.3), ready to open in a browser.
 ///

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// The result of a successful authorization: the code and what came with it (RFC 6749 §4.1.2).
 public struct AuthorizationResponse: Sendable, Hashable {

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A registered OAuth 2.0 client (RFC 6749 §2): its identifier, optional secret and redirect URI.
 public struct Client: Sendable, Hashable, Codable {

@@ -1,4 +1,8 @@
-package import Foundation
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// Decides whether a URL may carry credentials: https always; http only to a loopback address, and
 /// only when the caller allows it.

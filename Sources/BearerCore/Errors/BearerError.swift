@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A failure detected by Bearer itself, as opposed to one the server reported (``OAuthError``).
 ///

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// An error that the authorization server reported, in a redirect (RFC 6749 §4.1.2.1) or in a
 /// token-endpoint response (RFC 6749 §5.2).

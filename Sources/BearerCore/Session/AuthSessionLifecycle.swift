@@ -1,4 +1,8 @@
-package import Foundation
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// The lifecycle of an ``AuthSession``, written down as a value: the phase the session is in, the
 /// state it holds, and pure transitions from an event to the next phase and the step the actor

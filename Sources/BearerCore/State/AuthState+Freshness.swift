@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension AuthState {
     /// The leeway actually used for the current token: the smaller of `leeway` and half the token's

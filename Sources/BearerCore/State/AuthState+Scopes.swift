@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension AuthState {
     /// The scopes of `scopes` that are not granted yet (Google's aliases count as granted).

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A signed-in session: the server and client, the tokens, their expiry, the granted scopes and the
 /// user, as one serializable value.

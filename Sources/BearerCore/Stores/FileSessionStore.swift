@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// A ``SessionStore`` that keeps each session in its own file, safe to share between processes.
 ///
@@ -55,6 +59,15 @@ public struct FileSessionStore: SessionStore {
     ///   ``BearerError/Kind/corruptState`` naming the file when it cannot be decoded, or
     ///   ``BearerError/Kind/storageFailure``.
     public func load(key: String) async throws -> AuthState? {
+        try loadWithoutSuspending(key: key)
+    }
+
+    /// Reads the session saved under `key`, as ``load(key:)`` does, without suspending: for a
+    /// process that reads one session and exits, this spares starting the concurrency runtime's
+    /// threads.
+    ///
+    /// - Throws: As ``load(key:)``.
+    package func loadWithoutSuspending(key: String) throws -> AuthState? {
         let path = try fileURL(for: key).path
         guard let bytes = try POSIXFile.readSecret(at: path) else { return nil }
         do {
@@ -93,7 +106,7 @@ public struct FileSessionStore: SessionStore {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch CocoaError.fileReadNoSuchFile {
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return []
         } catch {
             throw BearerError(

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A ``SessionStore`` that keeps sessions in memory, for tests and for apps that never persist.
 ///

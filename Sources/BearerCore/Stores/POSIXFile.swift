@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -14,9 +18,9 @@ enum POSIXFile {
     /// Creates `path` and any missing parents with mode 0700; an existing folder must be one
     /// ``checkTrustedFolder(_:)`` accepts, and is made private (0700) if others can read it.
     static func createDirectory(at path: String) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
                 throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
             }
             let status = try checkTrustedFolder(path)
@@ -25,20 +29,30 @@ enum POSIXFile {
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw BearerError(
-                .storageFailure,
-                "Cannot create the folder \(path): \(error.localizedDescription)",
-                underlyingError: error
-            )
-        }
+        try makeDirectory(at: path)
         guard chmod(path, 0o700) == 0 else { throw failure("set the mode of", path) }
+    }
+
+    /// `mkdir -p` with mode 0700 for every folder it creates; existing folders are left as they are.
+    private static func makeDirectory(at path: String) throws {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
+                throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
+            }
+            return
+        }
+        if let parent = parent(of: path) { try makeDirectory(at: parent) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { throw failure("create the folder", path) }
+    }
+
+    /// The folder that contains `path`, or `nil` for a root or a single relative component.
+    private static func parent(of path: String) -> String? {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed != "/" else { return nil }
+        let parent = trimmed[..<slash]
+        return parent.isEmpty ? "/" : String(parent)
     }
 
     /// Reads a file that must be private to its owner, the current user, in a folder
@@ -53,8 +67,7 @@ enum POSIXFile {
             throw failure("open", path)
         }
         defer { close(descriptor) }
-        let folder = (path as NSString).deletingLastPathComponent
-        try checkTrustedFolder(folder.isEmpty ? "." : folder)
+        try checkTrustedFolder(parent(of: path) ?? ".")
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
         guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {

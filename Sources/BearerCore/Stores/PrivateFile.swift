@@ -1,4 +1,8 @@
-package import Foundation
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 /// Writes files that hold credentials: only their owner can read them, and a crash never leaves a
 /// half-written one (the same writing ``FileSessionStore`` uses).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An OpenID Connect ID token (OpenID Connect Core §2): the raw JWT and its decoded claims.
 ///

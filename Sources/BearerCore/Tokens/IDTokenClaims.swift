@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// The claims of an ID token (OpenID Connect Core §2, §5.1) that Bearer reads, and the rest as they came.
 public struct IDTokenClaims: Sendable, Hashable {

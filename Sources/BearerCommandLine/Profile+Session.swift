@@ -1,0 +1,31 @@
+import Bearer
+import BearerCommandLineCore
+
+extension Profile {
+    /// The profile that `arguments` name.
+    ///
+    /// - Throws: ``UsageError`` for a name that cannot be a file name.
+    init(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws {
+        try self.init(arguments, environment.local)
+    }
+
+    /// A session over the stored state that sends tokens only to the profile's ``AllowedHosts``:
+    /// `*.googleapis.com` for Google, the issuer's host for other servers, and the hosts added with
+    /// `--allow-host`; over https, or loopback http if the profile was set up so.
+    ///
+    /// - Parameter transport: Sends the session's requests.
+    func session(using transport: any HTTPTransport) async throws -> AuthSession {
+        let state = try await load()
+        var configuration = AuthSession.Configuration.recommended(for: state.server)
+        configuration.allowedHosts = AllowedHosts.list(for: state)
+        let session = try await AuthSession.restore(
+            key: name,
+            from: store,
+            transport: transport,
+            clock: environment.clock,
+            configuration: configuration
+        )
+        guard let session else { throw NoSession(profile: name) }
+        return session
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The whole tool, `bearer-full`, which the `bearer` executable becomes for everything it does
+/// not answer itself, the way git runs `git-remote-https` only when it talks HTTP. It is looked
+/// for next to `bearer`, then in `../libexec/bearer/` beside `bearer`'s folder.
+public enum FullTool {
+    /// The executable's name.
+    public static let name = "bearer-full"
+
+    /// Where the whole tool may be when the running executable is `executable`, in the order
+    /// they are tried.
+    ///
+    /// - Parameter executable: The running executable's absolute path.
+    /// - Returns: The candidate paths.
+    package static func candidates(besides executable: String) -> [String] {
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        return [folder + "/" + name, folder + "/../libexec/bearer/" + name]
+    }
+
+    /// Replaces this process with the whole tool, run with the same `arguments` and environment.
+    ///
+    /// - Parameters:
+    ///   - arguments: The words after `bearer`.
+    ///   - console: Where to say why the tool cannot run.
+    /// - Returns: Only when the whole tool cannot be run, after saying why: the exit code to use.
+    public static func replaceProcess(arguments: [String], console: Console = .standard) -> Int32 {
+        guard let executable = runningExecutable() else {
+            console.say("bearer: cannot find where this executable is, so \(name) cannot be run.")
+            return ExitCode.failure.rawValue
+        }
+        let paths = candidates(besides: executable)
+        guard let path = paths.first(where: { access($0, X_OK) == 0 }) else {
+            console.say(
+                "bearer: \(name), which runs every command but a fresh `token` and `status`, is missing: "
+                    + "put it next to \(executable) or in \(paths[1].dropLast(name.count + 1)) "
+                    + "(scripts/install does), or run it directly."
+            )
+            return ExitCode.failure.rawValue
+        }
+        let words = [path] + arguments
+        var argv = words.map { strdup($0) }
+        argv.append(nil)
+        execv(path, argv)
+        let reason = String(cString: strerror(errno))
+        for word in argv { free(word) }
+        console.say("bearer: cannot run \(path): \(reason).")
+        return ExitCode.failure.rawValue
+    }
+
+    /// The running executable's absolute path, with symbolic links resolved.
+    private static func runningExecutable() -> String? {
+        #if canImport(Darwin)
+            var size: UInt32 = 0
+            _ = _NSGetExecutablePath(nil, &size)
+            var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+            guard _NSGetExecutablePath(&buffer, &size) == 0, let resolved = realpath(buffer, nil) else { return nil }
+        #else
+            guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
+        #endif
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,9 @@
+/// The release of Bearer the tool was built from. `CHANGELOG.md`'s newest entry names the same
+/// version (a test checks that they agree).
+public enum Version {
+    /// The version, in semantic-versioning form.
+    public static let current = "0.1.0"
+
+    /// What `bearer --version` prints.
+    package static var line: String { "bearer \(current)" }
+}

@@ -1,0 +1,152 @@
+import Bearer
+import BearerCommandLine
+import BearerTestSupport
+import Foundation
+import Testing
+
+@Suite("What the bearer executable answers without the network")
+struct FastPathTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-fast-\(UUID().uuidString)")
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func local(_ capture: Capture) -> LocalEnvironment {
+        LocalEnvironment(variables: ["BEARER_CONFIG_DIR": folder.path], console: capture.console, clock: .fixed(now))
+    }
+
+    private func whole(_ capture: Capture) -> CommandEnvironment {
+        CommandEnvironment(
+            variables: ["BEARER_CONFIG_DIR": folder.path],
+            console: capture.console,
+            transport: RecordingTransport(),
+            clock: .fixed(now)
+        )
+    }
+
+    private func session(expiresIn: TimeInterval) throws -> AuthState {
+        guard let issuer = URL(string: "https://auth.example.com"),
+            let token = URL(string: "https://auth.example.com/token"),
+            let redirect = URL(string: "http://127.0.0.1/callback")
+        else { throw BearerError(.invalidConfiguration, "test setup") }
+        return AuthState(
+            server: AuthorizationServer(issuer: issuer, authorizationEndpoint: issuer, tokenEndpoint: token),
+            client: Client(id: "tool", redirectURI: redirect),
+            accessToken: AccessToken("fast-access-token"),
+            accessTokenExpiresAt: now.addingTimeInterval(expiresIn),
+            accessTokenLifetime: 3600,
+            refreshToken: RefreshToken("fast-refresh-token"),
+            grantedScopes: ["email"],
+            user: AuthState.User(subject: "7", email: "user@example.com")
+        )
+    }
+
+    private func save(_ state: AuthState, profile: String = "default") async throws {
+        try await FileSessionStore(directory: folder).save(state, key: profile)
+    }
+
+    @Test("token prints a fresh stored token and nothing else")
+    func freshToken() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await save(try session(expiresIn: 61))
+        let capture = Capture()
+        #expect(FastPath.run(["token"], environment: local(capture)) == 0)
+        #expect(capture.stdout == "fast-access-token\n")
+        #expect(capture.stderr.isEmpty)
+    }
+
+    @Test(
+        "token leaves a token within the leeway, an expired one and a missing one to the whole tool",
+        arguments: [TimeInterval?.some(60), -10, nil]
+    )
+    func tokenNeedingRefresh(expiresIn: TimeInterval?) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var state = try session(expiresIn: expiresIn ?? 3600)
+        if expiresIn == nil { state.accessToken = nil }
+        try await save(state)
+        let capture = Capture()
+        #expect(FastPath.run(["token"], environment: local(capture)) == nil)
+        #expect(capture.stdout.isEmpty && capture.stderr.isEmpty)
+    }
+
+    @Test("A marked session with a fresh token is left to the whole tool, as the session's lifecycle says")
+    func markedSession() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await save(try session(expiresIn: 3600).markingNeedsReauthentication(OAuthError(code: .invalidGrant)))
+        let capture = Capture()
+        #expect(FastPath.run(["token"], environment: local(capture)) == nil)
+        #expect(capture.stdout.isEmpty && capture.stderr.isEmpty)
+    }
+
+    @Test("A missing or unreadable session, help, usage errors and other commands are left to the whole tool")
+    func leftToTheWholeTool() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("not json".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o600], ofItemAtPath: folder.appendingPathComponent("broken.json").path)
+        let commands: [[String]] = [
+            [], ["token"], ["status"], ["token", "--profile", "broken"], ["status", "--profile", "broken"],
+            ["token", "--profile", "../x"], ["token", "--help"], ["status", "-h"], ["token", "--bogus"],
+            ["status", "extra"], ["--version", "extra"], ["--help"], ["login"], ["curl", "https://example.com"],
+        ]
+        for arguments in commands {
+            let capture = Capture()
+            #expect(FastPath.run(arguments, environment: local(capture)) == nil, "\(arguments)")
+            #expect(capture.stdout.isEmpty && capture.stderr.isEmpty, "\(arguments)")
+        }
+    }
+
+    @Test(
+        "status prints exactly what the whole tool prints",
+        arguments: [
+            ["status"], ["status", "--json"], ["status", "--profile", "work"], ["status", "--json", "--profile=work"],
+        ]
+    )
+    func statusAsTheWholeTool(arguments: [String]) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await save(try session(expiresIn: 1800))
+        try await save(try session(expiresIn: -5), profile: "work")
+        let fast = Capture()
+        let full = Capture()
+        #expect(FastPath.run(arguments, environment: local(fast)) == 0)
+        #expect(await BearerCommandLine.run(arguments, environment: whole(full)) == 0)
+        #expect(fast.stdout == full.stdout)
+        #expect(fast.stderr.isEmpty && full.stderr.isEmpty)
+        #expect(!fast.stdout.contains("fast-access-token") && !fast.stdout.contains("fast-refresh-token"))
+    }
+
+    @Test(
+        "Expiry times are written as Foundation's internet date-time formatter writes them",
+        arguments: [0, 1_800_000_000.75, 1_699_999_999.999, 951_782_400, 4_102_444_799, 32_503_680_000, -1]
+    )
+    func internetDateTime(seconds: TimeInterval) {
+        let date = Date(timeIntervalSince1970: seconds)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        #expect(StatusCommand.internetDateTime(date) == formatter.string(from: date))
+    }
+
+    @Test("--version prints the version that CHANGELOG.md's newest entry names, in both executables")
+    func versionMatchesChangelog() async throws {
+        let changelog = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("CHANGELOG.md")
+        let text = try String(contentsOf: changelog, encoding: .utf8)
+        let newest = try #require(
+            text.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") })
+        #expect(newest.hasPrefix("## [\(Version.current)] - "), "\(newest)")
+        let fast = Capture()
+        let full = Capture()
+        #expect(FastPath.run(["--version"], environment: local(fast)) == 0)
+        #expect(await BearerCommandLine.run(["--version"], environment: whole(full)) == 0)
+        #expect(fast.stdout == "bearer \(Version.current)\n")
+        #expect(full.stdout == fast.stdout)
+    }
+
+    @Test("The whole tool is looked for next to bearer, then in ../libexec/bearer")
+    func wholeToolLocations() {
+        #expect(
+            FullTool.candidates(besides: "/opt/tools/bin/bearer") == [
+                "/opt/tools/bin/bearer-full", "/opt/tools/bin/../libexec/bearer/bearer-full",
+            ])
+    }
+}

@@ -1,0 +1,75 @@
+# bash completion for bearer; scripts/install puts it in PREFIX/share/bash-completion/completions.
+# Commands and options follow `bearer help COMMAND` (a test checks that they agree).
+
+_bearer_profiles() {
+    local folder="${BEARER_CONFIG_DIR:-${XDG_CONFIG_HOME:-$HOME/.config}/bearer}"
+    local file
+    for file in "$folder"/*.json; do
+        [[ -e "$file" ]] && basename "$file" .json
+    done
+}
+
+_bearer() {
+    local cur="${COMP_WORDS[COMP_CWORD]}"
+    local prev="${COMP_WORDS[COMP_CWORD-1]}"
+    local commands="login token curl status add-scopes logout migrate export help"
+    if ((COMP_CWORD == 1)); then
+        mapfile -t COMPREPLY < <(compgen -W "$commands --help --version" -- "$cur")
+        return
+    fi
+    case "$prev" in
+        --profile)
+            mapfile -t COMPREPLY < <(compgen -W "$(_bearer_profiles)" -- "$cur")
+            return
+            ;;
+        --from)
+            mapfile -t COMPREPLY < <(compgen -W "gtmoauth2 gtmappauth googlesignin adc" -- "$cur")
+            return
+            ;;
+        --format)
+            mapfile -t COMPREPLY < <(compgen -W "gtmoauth2 gtmappauth" -- "$cur")
+            return
+            ;;
+        --request | -X)
+            mapfile -t COMPREPLY < <(compgen -W "GET POST PUT PATCH DELETE HEAD" -- "$cur")
+            return
+            ;;
+        --open-with)
+            mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+            return
+            ;;
+        --client-secret-file | --output)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return
+            ;;
+        --issuer | --client-id | --client-secret | --allow-host | --scope | --port | --timeout | --header | -H | --data | -d)
+            return
+            ;;
+    esac
+    local options="--profile --help"
+    case "${COMP_WORDS[1]}" in
+        login)
+            options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --device"
+            options+=" --allow-insecure-loopback --timeout --client-secret-file --allow-host"
+            ;;
+        curl) options+=" --request -X --header -H --data -d" ;;
+        status) options+=" --json" ;;
+        add-scopes) options+=" --open-with --no-open --timeout" ;;
+        migrate)
+            options+=" --from --force --issuer --google --client-id --allow-insecure-loopback"
+            options+=" --client-secret-file --allow-host"
+            ;;
+        export) options+=" --format --output" ;;
+        help)
+            mapfile -t COMPREPLY < <(compgen -W "${commands% help}" -- "$cur")
+            return
+            ;;
+    esac
+    if [[ "$cur" == -* || "${COMP_WORDS[1]}" != migrate ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")
+    else
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    fi
+}
+
+complete -F _bearer bearer
