@@ -42,7 +42,8 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         self.configuration = configuration.map { ($0.copy() as? URLSessionConfiguration) ?? $0 }
         self.timeout = timeout
         let seconds = timeout ?? configuration?.timeoutIntervalForRequest ?? 60
-        self.exchangeDeadline = .milliseconds(Int64((seconds.isFinite && seconds > 0 ? min(seconds, 86_400) : 60) * 1000))
+        self.exchangeDeadline = .milliseconds(
+            Int64((seconds.isFinite && seconds > 0 ? min(seconds, 86_400) : 60) * 1000))
     }
 
     deinit {
