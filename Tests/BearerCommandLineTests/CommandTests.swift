@@ -56,6 +56,19 @@ struct CommandTests {
             try await FileSessionStore(directory: folder).load(key: "default")?.refreshToken?.value == "cli-refresh-2")
     }
 
+    @Test("status prints a server-supplied e-mail and scopes without control characters")
+    func statusIsPrintable() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var state = try session(expiresAt: Date(timeIntervalSince1970: 1_900_000_000))
+        state.user = AuthState.User(subject: "7\u{1B}[2J", email: "user@example.com\u{1B}]0;owned\u{07}")
+        try await save(state)
+        let capture = Capture()
+        let status = await BearerCommandLine.run(["status"], environment: environment(RecordingTransport(), capture))
+        #expect(status == 0)
+        #expect(capture.stdout.contains("user@example.com]0;owned (sub 7[2J)"))
+        #expect(!capture.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
     @Test("A server's error description reaches the terminal without control characters")
     func errorDescriptionIsPrintable() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -50,7 +50,7 @@ enum MigrateCommand {
         let who =
             state.user?.email ?? (state.user?.subject.isEmpty == false ? state.user?.subject : nil) ?? "an unnamed user"
         environment.console.say(
-            "Imported the \(format) session of \(who) into profile \(profile.name); the access token is refreshed on first use. "
+            "Imported the \(format) session of \(who.printable) into profile \(profile.name); the access token is refreshed on first use. "
                 + "\(path) was not changed."
         )
         return .success

@@ -93,8 +93,10 @@ package enum StatusCommand {
                 ? "no access token yet (one is fetched on next use)" : "unknown (refreshed on next use)"
         }
         console.out("Profile:       \(report.profile)")
-        console.out("User:          \(report.email ?? "unknown")\(report.sub.map { " (sub \($0))" } ?? "")")
-        console.out("Scopes:        \(report.scopes.joined(separator: " "))")
+        // Server-supplied text: never let it drive the terminal.
+        let user = (report.email ?? "unknown") + (report.sub.map { " (sub \($0))" } ?? "")
+        console.out("User:          \(user.printable)")
+        console.out("Scopes:        \(report.scopes.joined(separator: " ").printable)")
         console.out("Token expiry:  \(expiryText)")
         console.out("Needs sign-in: \(report.needsReauthentication ? "yes — run bearer login" : "no")")
         console.out("Issuer:        \(report.issuer)")
