@@ -16,9 +16,9 @@ import Testing
 struct LoopbackRequestTests {
     let hosts: Set<String> = ["127.0.0.1:5000"]
 
-    let expected = LoopbackExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: false)
+    let expected = RedirectExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: false)
 
-    func classify(_ head: String, expecting: LoopbackExpectation? = nil) -> LoopbackRequest {
+    func classify(_ head: String, expecting: RedirectExpectation? = nil) -> LoopbackRequest {
         LoopbackRequest.classify(head, path: "/callback", hosts: hosts, expecting: expecting ?? expected)
     }
 
@@ -46,7 +46,7 @@ struct LoopbackRequestTests {
                 continue
             }
         }
-        let promised = LoopbackExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: true)
+        let promised = RedirectExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: true)
         guard case .refuse = classify("GET /callback?error=access_denied&state=s-1" + host, expecting: promised) else {
             Issue.record("accepted an answer without the promised iss")
             return
@@ -115,7 +115,7 @@ private struct RawClient {
 
 @Suite("Loopback agent: the listener")
 struct LoopbackListenerTests {
-    static let expected = LoopbackExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: false)
+    static let expected = RedirectExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: false)
 
     @Test("Refused requests get an answer and the wait goes on until the real redirect, which never shows the code")
     func keepsWaiting() async throws {
@@ -331,14 +331,14 @@ struct WebAuthenticationDecisionTests {
 }
 
 @Suite("In-app browser sheets: one result per showing")
-struct WebAuthenticationAttemptTests {
-    func outcome(of attempt: WebAuthenticationAttempt) async throws -> AuthorizationAgentOutcome {
+struct AgentAttemptTests {
+    func outcome(of attempt: AgentAttempt) async throws -> AuthorizationAgentOutcome {
         try await withCheckedThrowingContinuation { attempt.attach($0) }
     }
 
     @Test("The sheet's completion, from any thread, is delivered once; later ones are ignored")
     func completionOnce() async throws {
-        let attempt = WebAuthenticationAttempt()
+        let attempt = AgentAttempt()
         let redirect = Fixtures.url("myapp:/cb?code=c&state=s")
         Thread { attempt.finish(redirect: redirect, error: nil) }.start()
         #expect(try await outcome(of: attempt) == .redirect(redirect))
@@ -349,12 +349,12 @@ struct WebAuthenticationAttemptTests {
 
     @Test("A task cancelled before or while the sheet shows gets CancellationError, not the sheet's cancel")
     func cancellation() async throws {
-        let early = WebAuthenticationAttempt()
+        let early = AgentAttempt()
         early.cancel()
         #expect(early.isFinished, "the sheet need not be shown")
         await #expect(throws: CancellationError.self) { try await outcome(of: early) }
 
-        let late = WebAuthenticationAttempt()
+        let late = AgentAttempt()
         let waiting = Task { try await outcome(of: late) }
         late.cancel()
         late.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
@@ -363,10 +363,10 @@ struct WebAuthenticationAttemptTests {
 
     @Test("A user's cancel is an outcome; a sheet that cannot start is a typed failure")
     func userCancelAndFailure() async throws {
-        let closed = WebAuthenticationAttempt()
+        let closed = AgentAttempt()
         closed.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
         #expect(try await outcome(of: closed) == .cancelled)
-        let failed = WebAuthenticationAttempt()
+        let failed = AgentAttempt()
         failed.fail(BearerError(.agentFailed, "could not start"))
         let error = await #expect(throws: BearerError.self) { try await outcome(of: failed) }
         #expect(error?.kind == .agentFailed)

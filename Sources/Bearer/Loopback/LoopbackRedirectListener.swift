@@ -68,7 +68,7 @@ package final class LoopbackRedirectListener: Sendable {
     /// - Throws: ``BearerError/Kind/timedOut`` when no redirect came in time; `CancellationError`
     ///   when the task was cancelled; ``BearerError/Kind/invalidConfiguration`` when another wait
     ///   is in progress.
-    package func waitForRedirect(expecting expected: LoopbackExpectation, timeout: Duration) async throws -> URL {
+    package func waitForRedirect(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
         guard waiting.begin() else {
             throw BearerError(
                 .invalidConfiguration,
@@ -91,7 +91,7 @@ package final class LoopbackRedirectListener: Sendable {
     }
 
     private func serve(
-        _ expected: LoopbackExpectation,
+        _ expected: RedirectExpectation,
         until deadline: ContinuousClock.Instant,
         stop: CancellationSignal
     ) throws -> URL {

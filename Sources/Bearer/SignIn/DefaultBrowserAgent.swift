@@ -20,7 +20,7 @@ public import Foundation
 public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable {
     private let opener: BrowserOpener
     private let lock = NSLock()
-    private var pending: PendingAuthorization?
+    private var pending: (redirect: PendingRedirect, attempt: AgentAttempt)?
 
     /// Creates an agent.
     ///
@@ -36,23 +36,23 @@ public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable 
     /// - Returns: The redirect, or ``AuthorizationAgentOutcome/cancelled``.
     /// - Throws: `CancellationError`, or what the opener throws.
     public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
-        let authorization = PendingAuthorization(redirect: PendingRedirect(request))
+        let attempt = AgentAttempt()
         let replaced = lock.withLock {
-            defer { pending = authorization }
-            return pending
+            defer { pending = (PendingRedirect(request), attempt) }
+            return pending?.attempt
         }
-        replaced?.finish(.success(.cancelled))
+        replaced?.deliver(.success(.cancelled))
         return try await withTaskCancellationHandler {
             do {
                 try await opener.open(request.url)
             } catch {
-                finish(authorization, with: .failure(error))
+                finish(attempt, with: .failure(error))
             }
             return try await withCheckedThrowingContinuation { continuation in
-                authorization.attach(continuation)
+                attempt.attach(continuation)
             }
         } onCancel: {
-            finish(authorization, with: .failure(CancellationError()))
+            finish(attempt, with: .failure(CancellationError()))
         }
     }
 
@@ -63,66 +63,30 @@ public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable 
     ///   `false` when it is not (the app handles it otherwise), and nothing changes.
     @discardableResult
     public func resume(with url: URL) -> Bool {
-        let matched = lock.withLock { () -> PendingAuthorization? in
+        let matched = lock.withLock { () -> AgentAttempt? in
             guard let pending, pending.redirect.accepts(url) else { return nil }
             self.pending = nil
-            return pending
+            return pending.attempt
         }
-        matched?.finish(.success(.redirect(url)))
+        matched?.deliver(.success(.redirect(url)))
         return matched != nil
     }
 
     /// Ends the pending authorization with ``AuthorizationAgentOutcome/cancelled``, for an app
     /// that offers the user a way to give up while the browser is open.
     public func cancel() {
-        let cancelled = lock.withLock { () -> PendingAuthorization? in
+        let cancelled = lock.withLock { () -> AgentAttempt? in
             defer { pending = nil }
-            return pending
+            return pending?.attempt
         }
-        cancelled?.finish(.success(.cancelled))
+        cancelled?.deliver(.success(.cancelled))
     }
 
-    private func finish(
-        _ authorization: PendingAuthorization, with result: Result<AuthorizationAgentOutcome, any Error>
-    ) {
+    /// Ends `attempt` with `result`, and forgets it if it is still the pending one.
+    private func finish(_ attempt: AgentAttempt, with result: Result<AuthorizationAgentOutcome, any Error>) {
         lock.withLock {
-            if pending === authorization { pending = nil }
+            if pending?.attempt === attempt { pending = nil }
         }
-        authorization.finish(result)
-    }
-}
-
-/// An authorization waiting for its redirect, and the result if it came before anyone waited.
-private final class PendingAuthorization: @unchecked Sendable {
-    let redirect: PendingRedirect
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>?
-    private var result: Result<AuthorizationAgentOutcome, any Error>?
-
-    init(redirect: PendingRedirect) {
-        self.redirect = redirect
-    }
-
-    /// Lets `continuation` receive the result, at once if it has already come.
-    func attach(_ continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>) {
-        let ready = lock.withLock { () -> Result<AuthorizationAgentOutcome, any Error>? in
-            guard let result else {
-                self.continuation = continuation
-                return nil
-            }
-            return result
-        }
-        if let ready { continuation.resume(with: ready) }
-    }
-
-    /// Delivers the result once; later calls do nothing.
-    func finish(_ outcome: Result<AuthorizationAgentOutcome, any Error>) {
-        let waiting = lock.withLock { () -> CheckedContinuation<AuthorizationAgentOutcome, any Error>? in
-            guard case .none = result else { return nil }
-            result = outcome
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume(with: outcome)
+        attempt.deliver(result)
     }
 }

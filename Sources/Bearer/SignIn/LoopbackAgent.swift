@@ -67,7 +67,7 @@ public struct LoopbackAgent: AuthorizationAgent {
         let timeout = self.timeout
         return try await withThrowingTaskGroup(of: URL.self) { group in
             group.addTask {
-                try await listener.waitForRedirect(expecting: LoopbackExpectation(request), timeout: timeout)
+                try await listener.waitForRedirect(expecting: RedirectExpectation(request), timeout: timeout)
             }
             try await opener.open(request.url)
             guard let redirect = try await group.next() else { throw CancellationError() }

@@ -1,30 +1,28 @@
 package import Foundation
 
-/// The redirect an authorization in progress waits for: its redirect URI and `state`. It decides
-/// whether a URL handed to the app belongs to that authorization, with no side effect.
+/// The redirect an authorization in progress waits for: its redirect URI, `state` and issuer. It
+/// decides whether a URL handed to the app belongs to that authorization, with no side effect.
 package struct PendingRedirect: Sendable, Hashable {
     /// The request's redirect URI.
     package let redirectURI: URL
-    /// The request's `state`.
-    package let state: String
+    /// The `state` and issuer its query must carry.
+    package let expected: RedirectExpectation
 
     /// The redirect of `request`.
     package init(_ request: AuthorizationRequest) {
         self.redirectURI = request.redirectURI
-        self.state = request.state
+        self.expected = RedirectExpectation(request)
     }
 
     /// Whether `url` is this authorization's redirect: it matches the redirect URI (scheme and host
-    /// case-insensitively, port, path) and carries exactly one `state`, equal to the request's.
-    /// An error redirect with the right `state` belongs to it too.
+    /// case-insensitively, port, path) and its query satisfies ``RedirectExpectation``. An error
+    /// redirect with the right `state` belongs to it too.
     ///
     /// - Parameter url: A URL the app was asked to open.
     /// - Returns: `true` when it is this authorization's answer.
     package func accepts(_ url: URL) -> Bool {
         guard (try? AuthorizationResponse.checkMatches(url, expected: redirectURI)) != nil else { return false }
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
-        let states = FormEncoding.decodePairs(query).filter { $0.name == "state" }.map(\.value)
-        guard states.count == 1, let received = states.first else { return false }
-        return ConstantTime.equals(received, state)
+        return expected.accepts(query: query)
     }
 }

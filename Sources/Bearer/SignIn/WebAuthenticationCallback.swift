@@ -105,3 +105,16 @@ package enum WebAuthenticationCompletion {
         }
     }
 }
+
+extension AgentAttempt {
+    /// An in-app sheet's completion: a callback URL or an error, mapped by
+    /// ``WebAuthenticationCompletion``.
+    package func finish(redirect: URL?, error: (any Error)?) {
+        let cancelled = isCancelled
+        deliver(
+            Result {
+                try WebAuthenticationCompletion.outcome(redirect: redirect, error: error, taskCancelled: cancelled)
+            }
+        )
+    }
+}

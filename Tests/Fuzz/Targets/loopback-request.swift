@@ -3,7 +3,7 @@
 import Bearer
 import Foundation
 
-private let expected = LoopbackExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: true)
+private let expected = RedirectExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: true)
 
 private let pending: PendingRedirect? = {
     guard let issuer = URL(string: "https://auth.example.com"),

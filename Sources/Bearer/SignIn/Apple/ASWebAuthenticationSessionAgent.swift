@@ -20,7 +20,7 @@
         private let anchor: ASPresentationAnchor
         /// Whether the sheet keeps no cookies of the user's browser (a second account needs a clean one).
         public let prefersEphemeralWebBrowserSession: Bool
-        private var shown: (attempt: WebAuthenticationAttempt, session: ASWebAuthenticationSession)?
+        private var shown: (attempt: AgentAttempt, session: ASWebAuthenticationSession)?
 
         /// Creates an agent that presents over `anchor`.
         ///
@@ -35,7 +35,7 @@
         /// Shows the sheet and waits for the redirect; see ``AuthorizationAgent/present(_:)``.
         public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
             let callback = try WebAuthenticationCallback(redirectURI: request.redirectURI)
-            let attempt = WebAuthenticationAttempt()
+            let attempt = AgentAttempt()
             defer { if shown?.attempt === attempt { shown = nil } }
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
@@ -62,12 +62,12 @@
         /// The sheet's completion handler. It is built outside the main actor because AppKit calls it
         /// on a queue of its own.
         private nonisolated static func finish(
-            _ attempt: WebAuthenticationAttempt
+            _ attempt: AgentAttempt
         ) -> ASWebAuthenticationSession.CompletionHandler {
             { redirect, error in attempt.finish(redirect: redirect, error: error) }
         }
 
-        private func closeSheet(of attempt: WebAuthenticationAttempt) {
+        private func closeSheet(of attempt: AgentAttempt) {
             guard let shown, shown.attempt === attempt else { return }
             shown.session.cancel()
             self.shown = nil

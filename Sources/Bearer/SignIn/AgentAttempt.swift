@@ -1,10 +1,10 @@
-package import Foundation
+import Foundation
 
-/// One showing of an in-app browser sheet, as the task that waits for it sees it: the result is
-/// delivered once, whether the sheet's completion, a failure to start or the task's cancellation
-/// comes first, and whichever thread it comes on. The platform-neutral half of
-/// `ASWebAuthenticationSessionAgent`, tested on every platform.
-package final class WebAuthenticationAttempt: @unchecked Sendable {
+/// One showing of an authorization page, as the task that waits for it sees it: the outcome is
+/// delivered once, whether the page's answer, a failure or the task's cancellation comes first,
+/// and whichever thread it comes on; an outcome that comes before anyone waits is kept. The
+/// platform-neutral core of `ASWebAuthenticationSessionAgent` and ``DefaultBrowserAgent``.
+package final class AgentAttempt: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>?
     private var result: Result<AuthorizationAgentOutcome, any Error>?
@@ -28,27 +28,19 @@ package final class WebAuthenticationAttempt: @unchecked Sendable {
         if let known { continuation.resume(with: known) }
     }
 
-    /// The sheet's completion: a callback URL or an error, mapped by ``WebAuthenticationCompletion``.
-    package func finish(redirect: URL?, error: (any Error)?) {
-        let cancelled = isCancelled
-        deliver(
-            Result {
-                try WebAuthenticationCompletion.outcome(redirect: redirect, error: error, taskCancelled: cancelled)
-            })
-    }
-
-    /// The sheet could not be shown.
+    /// The page could not be shown.
     package func fail(_ error: any Error) {
         deliver(.failure(error))
     }
 
-    /// The task was cancelled: the waiter gets `CancellationError` now, whatever the sheet does.
+    /// The task was cancelled: the waiter gets `CancellationError` now, whatever the page does.
     package func cancel() {
         lock.withLock { cancelled = true }
         deliver(.failure(CancellationError()))
     }
 
-    private func deliver(_ outcome: Result<AuthorizationAgentOutcome, any Error>) {
+    /// Delivers `outcome` if nothing was delivered before; later outcomes are ignored.
+    package func deliver(_ outcome: Result<AuthorizationAgentOutcome, any Error>) {
         let waiting = lock.withLock { () -> CheckedContinuation<AuthorizationAgentOutcome, any Error>? in
             guard result == nil else { return nil }
             result = outcome
