@@ -263,13 +263,18 @@ struct DefaultBrowserAgentTests {
         await #expect(throws: CancellationError.self) { try await third.value }
     }
 
-    @Test("PendingRedirect accepts error redirects with the right state, and nothing without one")
+    @Test(
+        "PendingRedirect accepts error redirects with the right state, and nothing without one or from another issuer")
     func pendingRedirect() throws {
         let request = try request()
         let pending = PendingRedirect(request)
         #expect(pending.accepts(Fixtures.redirect(for: request, query: "error=access_denied&state=\(request.state)")))
         #expect(pending.accepts(Fixtures.url("COM.EXAMPLE.APP:/oauth2callback?state=\(request.state)&code=c")))
         #expect(!pending.accepts(Fixtures.redirect(for: request, query: "error=access_denied")))
+        #expect(
+            !pending.accepts(
+                Fixtures.redirect(for: request, query: "state=\(request.state)&code=c&iss=https%3A%2F%2Fevil.example")),
+            "another issuer's answer is not this sign-in's")
         #expect(!pending.accepts(Fixtures.redirect(for: request, query: "state=\(request.state)&state=x")))
     }
 }
