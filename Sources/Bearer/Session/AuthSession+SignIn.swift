@@ -131,9 +131,7 @@ extension AuthSession {
             return try await save(
                 state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
         } catch {
-            if let revocation = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil {
-                try? await revocation.send(using: transport, clock: clock)
-            }
+            _ = await revokeGrant(of: state, using: transport, clock: clock)
             throw error
         }
     }

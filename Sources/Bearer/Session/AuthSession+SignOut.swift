@@ -56,22 +56,31 @@ extension AuthSession {
         // Revoke the newest tokens: a copy that cannot be read, is gone or belongs to another
         // account leaves this session's own tokens as the ones to revoke.
         try? await reloadHoldingLock()
-        let state = lifecycle.state
-        let outcome: RevocationOutcome
-        if let request = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil {
-            do {
-                try await request.send(using: transport, clock: clock)
-                outcome = .revoked
-            } catch {
-                outcome = .failed(error)
-            }
-        } else {
-            outcome = .notRevoked
-        }
+        let outcome = await Self.revokeGrant(of: lifecycle.state, using: transport, clock: clock)
         try await store.remove(key: key)
         lifecycle.signedOut()
         notifyObservers()
         return outcome
+    }
+}
+
+extension AuthSession {
+    /// Revokes the grant of `state` at its server (RFC 7009), when the server has a revocation
+    /// endpoint and the session holds a token.
+    static func revokeGrant(
+        of state: AuthState,
+        using transport: any HTTPTransport,
+        clock: WallClock
+    ) async -> RevocationOutcome {
+        guard let request = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil else {
+            return .notRevoked
+        }
+        do {
+            try await request.send(using: transport, clock: clock)
+            return .revoked
+        } catch {
+            return .failed(error)
+        }
     }
 }
 
