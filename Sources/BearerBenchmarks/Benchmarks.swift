@@ -15,7 +15,7 @@ actor CountingTransport: HTTPTransport {
         self.base = base
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
         count += 1
         return try await base.send(request)
     }

@@ -26,7 +26,7 @@ struct AllowedHostsTests {
         let (status, output) = await fixture.run(["curl", "https://auth.example.com/api/me"])
         #expect(status == 0, "\(output.stderr)")
         let sent = try #require(await fixture.transport.requests.first)
-        #expect(sent.value(forHTTPHeaderField: "Authorization") != nil)
+        #expect(sent.headerFields["Authorization"] != nil)
     }
 
     @Test("Hosts given with --allow-host are saved with the profile and get the token; others still do not")
@@ -50,7 +50,7 @@ struct AllowedHostsTests {
         let refused = await fixture.run(["curl", "https://www.example.org/"])
         #expect(refused.status == 1)
         #expect(refused.output.stderr.contains("--allow-host www.example.org"), "\(refused.output.stderr)")
-        let hosts = await fixture.transport.requests.compactMap { $0.url?.host }
+        let hosts = await fixture.transport.requests.compactMap { $0.url.host }
         #expect(hosts == ["oauth2.googleapis.com", "api.example.org", "eu.files.example.org"])
     }
 

@@ -1,10 +1,6 @@
 public import Bearer
 public import Foundation
 
-#if canImport(FoundationNetworking)
-    public import FoundationNetworking
-#endif
-
 /// A fake ``HTTPTransport`` for unit tests: answers each request with the next scripted reply and
 /// records every request it was sent.
 public actor RecordingTransport: HTTPTransport {
@@ -17,7 +13,7 @@ public actor RecordingTransport: HTTPTransport {
     }
 
     /// The requests sent so far, in order.
-    public private(set) var requests: [URLRequest] = []
+    public private(set) var requests: [TransportRequest] = []
     private var replies: [Reply]
     private let responseDelay: Duration?
 
@@ -36,8 +32,8 @@ public actor RecordingTransport: HTTPTransport {
     ///
     /// - Parameter suffix: A path suffix, e.g. `/token`.
     /// - Returns: The matching requests.
-    public func requests(toPathEnding suffix: String) -> [URLRequest] {
-        requests.filter { $0.url?.path.hasSuffix(suffix) == true }
+    public func requests(toPathEnding suffix: String) -> [TransportRequest] {
+        requests.filter { $0.url.path.hasSuffix(suffix) }
     }
 
     /// Adds an answer to the end of the script.
@@ -48,7 +44,7 @@ public actor RecordingTransport: HTTPTransport {
     }
 
     /// Records `request` and answers with the next scripted reply.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
         requests.append(request)
         guard !replies.isEmpty else {
             throw TransportScriptExhausted(url: request.url)
@@ -57,13 +53,7 @@ public actor RecordingTransport: HTTPTransport {
         if let responseDelay { try await Task.sleep(for: responseDelay) }
         switch reply {
         case .response(let status, let headers, let body):
-            guard let url = request.url,
-                let response = HTTPURLResponse(
-                    url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-            else {
-                throw URLError(.badURL)
-            }
-            return (body, response)
+            return TransportResponse(status: status, headerFields: HTTPHeaderFields(headers), body: body)
         case .failure(let code):
             throw URLError(code)
         }

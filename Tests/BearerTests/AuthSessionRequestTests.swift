@@ -23,7 +23,7 @@ struct AuthSessionRequestTests {
         let (data, response) = try await session.data(for: base.apiRequest())
         #expect(response.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
-        #expect(await transport.requests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer at-1")
+        #expect(await transport.requests.first?.headerFields["Authorization"] == "Bearer at-1")
     }
 
     @Test("A 401 invalid_token refreshes once and retries once")
@@ -35,7 +35,7 @@ struct AuthSessionRequestTests {
         #expect(response.statusCode == 200)
         let sent = await transport.requests
         #expect(sent.count == 3)
-        #expect(sent.last?.value(forHTTPHeaderField: "Authorization") == "Bearer at-2")
+        #expect(sent.last?.headerFields["Authorization"] == "Bearer at-2")
     }
 
     @Test("A second 401 is returned, not retried in a loop")
@@ -157,7 +157,7 @@ struct AuthSessionRequestTests {
             return
         }
         let sent = try #require(await transport.requests.first)
-        #expect(sent.url?.absoluteString == "https://auth.example.com/revoke")
+        #expect(sent.url.absoluteString == "https://auth.example.com/revoke")
         #expect(sent.formBody == ["token": "rt-1", "token_type_hint": "refresh_token", "client_id": "client-123"])
         #expect(try await store.load(key: "main") == nil)
         #expect(await !session.canAuthorize)

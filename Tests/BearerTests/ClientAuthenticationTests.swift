@@ -34,7 +34,7 @@ struct ClientAuthenticationTests {
         let sent = try #require(await transport.requests.first)
         #expect(sent.formBody["client_id"] == Fixtures.confidentialClient.id)
         #expect(sent.formBody["client_secret"] == nil)
-        #expect(sent.value(forHTTPHeaderField: "Authorization")?.hasPrefix("Basic ") == true)
+        #expect(sent.headerFields["Authorization"]?.hasPrefix("Basic ") == true)
     }
 
     @Test("At Google the device and token requests carry client_id and client_secret in the body, not Basic")
@@ -55,7 +55,7 @@ struct ClientAuthenticationTests {
         for request in sent {
             #expect(request.formBody["client_id"] == googleDesktopClient.id)
             #expect(request.formBody["client_secret"] == "desktop-secret")
-            #expect(request.value(forHTTPHeaderField: "Authorization") == nil)
+            #expect(request.headerFields["Authorization"] == nil)
         }
         #expect(sent[1].formBody["grant_type"] == DeviceAuthorization.grantType)
         #expect(sent[2].formBody["grant_type"] == "refresh_token")
@@ -66,6 +66,6 @@ struct ClientAuthenticationTests {
         let request = TokenRequest.refresh(RefreshToken("r"), server: .google, client: googleDesktopClient)
         #expect(request.description.contains("client_secret_post"))
         #expect(!request.description.contains("desktop-secret"))
-        #expect(request.urlRequest.formBody["client_secret"] == "desktop-secret")
+        #expect(request.transportRequest.formBody["client_secret"] == "desktop-secret")
     }
 }

@@ -79,7 +79,7 @@ struct ConfigurationTests {
         #expect(server.tokenEndpoint.absoluteString == "https://id.example.com/tenant/token")
         #expect(server.revocationEndpoint?.absoluteString == "https://id.example.com/tenant/revoke")
         #expect(server.sendsIssuerInAuthorizationResponse)
-        let urls = await transport.requests.compactMap(\.url?.absoluteString)
+        let urls = await transport.requests.compactMap(\.url.absoluteString)
         #expect(urls == ["https://id.example.com/tenant/.well-known/openid-configuration"])
     }
 
@@ -92,7 +92,7 @@ struct ConfigurationTests {
         let server = try await AuthorizationServer.discover(
             issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
         #expect(server.authorizationEndpoint.absoluteString == "https://id.example.com/tenant/authorize")
-        let urls = await transport.requests.compactMap(\.url?.absoluteString)
+        let urls = await transport.requests.compactMap(\.url.absoluteString)
         #expect(urls.last == "https://id.example.com/.well-known/oauth-authorization-server/tenant")
     }
 

@@ -65,10 +65,10 @@ enum Fixtures {
     }
 }
 
-extension URLRequest {
+extension TransportRequest {
     /// The form body as a dictionary.
     var formBody: [String: String] {
-        let text = httpBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let text = body.map { String(decoding: $0, as: UTF8.self) } ?? ""
         return Dictionary(FormEncoding.decodePairs(text).map { ($0.name, $0.value) }) { _, last in last }
     }
 }

@@ -19,12 +19,10 @@ struct JSONNestingTests {
 
     @Test("A token endpoint's answer nested too deeply is refused", arguments: deep)
     func tokenResponse(body: String) throws {
-        let url = Fixtures.url("https://auth.example.com/token")
-        let response = try #require(
-            HTTPURLResponse(
-                url: url, statusCode: 200, httpVersion: nil, headerFields: ["Content-Type": "application/json"]))
+        let response = TransportResponse(
+            status: 200, headerFields: ["Content-Type": "application/json"], body: Data(body.utf8))
         #expect(throws: BearerError.self) {
-            try TokenResponse(data: Data(body.utf8), response: response, receivedAt: Fixtures.epoch)
+            try TokenResponse(response: response, receivedAt: Fixtures.epoch)
         }
     }
 

@@ -145,7 +145,7 @@ struct SignInTests {
         }
         #expect(error?.kind == .storageFailure)
         let revocation = try #require(await transport.requests.last)
-        #expect(revocation.url?.absoluteString == "https://auth.example.com/revoke")
+        #expect(revocation.url.absoluteString == "https://auth.example.com/revoke")
         #expect(revocation.formBody["token"] == "rt-1")
     }
 }

@@ -16,12 +16,12 @@ struct TokenRequestTests {
         let redirect = Fixtures.redirect(
             for: request, query: "state=\(request.state)&code=\(FormEncoding.encode(code))")
         let response = try AuthorizationResponse(redirect: redirect, for: request)
-        let urlRequest = TokenRequest.authorizationCode(response, for: request).urlRequest
-        #expect(urlRequest.httpMethod == "POST")
-        #expect(urlRequest.url?.absoluteString == "https://auth.example.com/token")
-        #expect(urlRequest.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
-        #expect(urlRequest.value(forHTTPHeaderField: "Authorization") == nil)
-        let body = String(decoding: urlRequest.httpBody ?? Data(), as: UTF8.self)
+        let urlRequest = TokenRequest.authorizationCode(response, for: request).transportRequest
+        #expect(urlRequest.method.rawValue == "POST")
+        #expect(urlRequest.url.absoluteString == "https://auth.example.com/token")
+        #expect(urlRequest.headerFields["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(urlRequest.headerFields["Authorization"] == nil)
+        let body = String(decoding: urlRequest.body ?? Data(), as: UTF8.self)
         #expect(body.contains("code=4%2F0Ab%2Bc+d%2Fe%3D"))
         #expect(
             urlRequest.formBody == [
@@ -39,9 +39,9 @@ struct TokenRequestTests {
             RefreshToken("r"),
             server: Fixtures.server,
             client: Fixtures.confidentialClient
-        ).urlRequest
+        ).transportRequest
         let expected = Data("client%3Awith%26odd+chars:s3cret%2B%2F%3D%3A".utf8).base64EncodedString()
-        #expect(request.value(forHTTPHeaderField: "Authorization") == "Basic " + expected)
+        #expect(request.headerFields["Authorization"] == "Basic " + expected)
         #expect(request.formBody["client_id"] == nil)
         #expect(request.formBody["client_secret"] == nil)
     }
@@ -54,7 +54,7 @@ struct TokenRequestTests {
             client: Fixtures.publicClient,
             scopes: ["email", "profile"],
             additionalParameters: ["audience": "api", "grant_type": "password"]
-        ).urlRequest
+        ).transportRequest
         #expect(
             request.formBody == [
                 "grant_type": "refresh_token",

@@ -10,14 +10,9 @@ import Testing
 struct TokenResponseTests {
     private func parse(_ status: Int, _ body: String, contentType: String = "application/json") throws -> TokenResponse
     {
-        let url = Fixtures.url("https://auth.example.com/token")
-        guard
-            let response = HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: nil, headerFields: ["Content-Type": contentType])
-        else {
-            throw BearerError(.invalidResponse, "test setup")
-        }
-        return try TokenResponse(data: Data(body.utf8), response: response, receivedAt: Fixtures.epoch)
+        let response = TransportResponse(
+            status: status, headerFields: ["Content-Type": contentType], body: Data(body.utf8))
+        return try TokenResponse(response: response, receivedAt: Fixtures.epoch)
     }
 
     @Test("expires_in is read as a number or a string")

@@ -1,0 +1,50 @@
+public import Foundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+extension AuthSession: Authorizer {
+    /// Returns `request` with `Authorization: Bearer`, refreshing first when the token is within
+    /// the leeway of expiry.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The authorized request, with every other setting of `request` kept.
+    /// - Throws: ``BearerError`` when the URL may not receive a token, when the user must sign in
+    ///   again, or when a refresh fails; an ``OAuthError`` the server reported.
+    public func authorize(_ request: URLRequest) async throws -> URLRequest {
+        try await funnel {
+            var authorized = request
+            authorized.setBearerToken(try await self.bearerToken(for: request.url))
+            return authorized
+        }
+    }
+
+    /// Authorizes and sends `request`'s method, URL, header fields and body with the session's
+    /// transport (see ``AuthSession/data(for:)->_``).
+    ///
+    /// To send a request with settings of its own (a body stream, a cache policy), authorize it
+    /// with ``authorize(_:)->URLRequest`` and send it yourself.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The body and response of the last attempt.
+    /// - Throws: As ``authorize(_:)->URLRequest``; ``BearerError/Kind/network`` when no response
+    ///   comes; ``OAuthError`` for `insufficient_scope`.
+    public func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let sent = try funnelSync { try TransportRequest(request) }
+        let response = try await data(for: sent)
+        guard let http = HTTPURLResponse(response, url: sent.url) else {
+            throw configuration.rewriteError(
+                BearerError(.unexpectedResponse, "\(sent.url.host ?? "The server") sent an unreadable response."))
+        }
+        return (response.body, http)
+    }
+
+    private func funnelSync<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+    }
+}

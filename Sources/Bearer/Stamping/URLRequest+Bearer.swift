@@ -1,0 +1,16 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+extension URLRequest {
+    /// Sets `Authorization: Bearer <token>` (RFC 6750 §2.1), replacing any previous value. An empty
+    /// token authorizes nothing: it removes the header rather than send `Bearer ` alone.
+    ///
+    /// - Parameter token: The access token.
+    public mutating func setBearerToken(_ token: AccessToken) {
+        setValue(token.value.isEmpty ? nil : "Bearer " + token.value, forHTTPHeaderField: "Authorization")
+    }
+}

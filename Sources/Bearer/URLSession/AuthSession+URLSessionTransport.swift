@@ -1,0 +1,127 @@
+public import Foundation
+
+// The entry points of BearerCore take the transport that sends their requests; these are the same
+// calls with a new ``URLSessionTransport`` for it, which is what almost every app wants.
+
+extension AuthSession {
+    /// Signs in with one call, sending requests with a new ``URLSessionTransport``: see
+    /// ``signIn(to:as:scopes:using:store:key:additionalParameters:transport:clock:configuration:)``.
+    ///
+    /// - Parameters:
+    ///   - server: The authorization server, such as ``AuthorizationServer/google``.
+    ///   - client: The client; its redirect URI is used unless the agent has its own.
+    ///   - scopes: The scopes to ask for.
+    ///   - agent: Shows the page: see ``AuthorizationAgent``.
+    ///   - store: Where the session is saved.
+    ///   - key: The key it is saved under (`"default"`); a session saved there before is replaced.
+    ///   - additionalParameters: Extra authorization parameters, such as `login_hint` or `prompt`.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
+    /// - Returns: The saved session, or ``SignInOutcome/cancelled`` when the user closed the page.
+    /// - Throws: As the call it forwards to.
+    public static func signIn(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        using agent: some AuthorizationAgent,
+        store: any SessionStore,
+        key: String = "default",
+        additionalParameters: [String: String] = [:],
+        clock: WallClock = .system,
+        configuration: Configuration? = nil
+    ) async throws -> SignInOutcome {
+        try await signIn(
+            to: server, as: client, scopes: scopes, using: agent, store: store, key: key,
+            additionalParameters: additionalParameters, transport: URLSessionTransport(), clock: clock,
+            configuration: configuration)
+    }
+
+    /// Signs in with the device authorization grant (RFC 8628), sending requests with a new
+    /// ``URLSessionTransport``: see
+    /// ``signInWithDeviceCode(to:as:scopes:store:key:transport:clock:configuration:progress:)``.
+    ///
+    /// - Parameters:
+    ///   - server: The server; it must have a device authorization endpoint.
+    ///   - client: The client.
+    ///   - scopes: The scopes to ask for.
+    ///   - store: Where the session is saved.
+    ///   - key: The key it is saved under.
+    ///   - clock: Gives the time, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
+    ///   - progress: Told the code to show, each wait and each slow-down.
+    /// - Returns: The saved session.
+    /// - Throws: As the call it forwards to.
+    public static func signInWithDeviceCode(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        store: any SessionStore,
+        key: String = "default",
+        clock: WallClock = .system,
+        configuration: Configuration? = nil,
+        progress: @escaping @Sendable (DeviceSignInProgress) -> Void
+    ) async throws -> AuthSession {
+        try await signInWithDeviceCode(
+            to: server, as: client, scopes: scopes, store: store, key: key, transport: URLSessionTransport(),
+            clock: clock, configuration: configuration, progress: progress)
+    }
+
+    /// Restores the session saved under `key`, sending requests with a new
+    /// ``URLSessionTransport``: see ``restore(key:from:transport:clock:configuration:)``.
+    ///
+    /// - Parameters:
+    ///   - key: The key (`"default"`, as ``signIn(to:as:scopes:using:store:key:additionalParameters:clock:configuration:)`` uses).
+    ///   - store: The store.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
+    /// - Returns: The session, or `nil` when none is saved.
+    /// - Throws: The store's error when the saved item cannot be read (it is left in place).
+    public static func restore(
+        key: String = "default",
+        from store: any SessionStore,
+        clock: WallClock = .system,
+        configuration: Configuration? = nil
+    ) async throws -> AuthSession? {
+        try await restore(
+            key: key, from: store, transport: URLSessionTransport(), clock: clock, configuration: configuration)
+    }
+
+    /// Saves a session that did not come from a sign-in, such as one moved from a legacy store,
+    /// sending requests with a new ``URLSessionTransport``: see
+    /// ``save(_:to:key:transport:clock:configuration:)``.
+    ///
+    /// - Parameters:
+    ///   - state: The session.
+    ///   - store: Where it is saved.
+    ///   - key: The key it is saved under.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
+    /// - Returns: The saved session.
+    /// - Throws: The store's error when the session cannot be saved.
+    public static func save(
+        _ state: AuthState,
+        to store: any SessionStore,
+        key: String,
+        clock: WallClock = .system,
+        configuration: Configuration? = nil
+    ) async throws -> AuthSession {
+        try await save(
+            state, to: store, key: key, transport: URLSessionTransport(), clock: clock, configuration: configuration)
+    }
+}
+
+extension AuthorizationServer {
+    /// Fetches a server's metadata with a new ``URLSessionTransport``: see
+    /// ``discover(issuer:allowingInsecureLoopback:using:)``.
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer identifier, e.g. `https://accounts.google.com`.
+    ///   - allowingInsecureLoopback: Whether an http issuer on a loopback address is acceptable.
+    /// - Returns: The server's configuration.
+    /// - Throws: As the call it forwards to.
+    public static func discover(issuer: URL, allowingInsecureLoopback: Bool = false) async throws -> AuthorizationServer
+    {
+        try await discover(
+            issuer: issuer, allowingInsecureLoopback: allowingInsecureLoopback, using: URLSessionTransport())
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension AuthorizationServer {
+    /// Fetches a server's metadata: OpenID Connect Discovery
+    /// (`{issuer}/.well-known/openid-configuration`) first, then RFC 8414
+    /// (`/.well-known/oauth-authorization-server{issuer path}`) when the first is not found.
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer identifier, e.g. `https://accounts.google.com`.
+    ///   - allowingInsecureLoopback: Whether an http issuer on a loopback address is acceptable
+    ///     (tests and local development only).
+    ///   - transport: Sends the HTTP requests.
+    /// - Returns: The server's configuration.
+    /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidDiscoveryDocument`` when no valid
+    ///   document names this issuer, ``BearerError/Kind/insecureEndpoint`` for a non-https URL,
+    ///   ``BearerError/Kind/network`` when the server cannot be reached.
+    public static func discover(
+        issuer: URL,
+        allowingInsecureLoopback: Bool = false,
+        using transport: some HTTPTransport
+    ) async throws -> AuthorizationServer {
+        try EndpointSecurity.check(issuer, allowingInsecureLoopback: allowingInsecureLoopback)
+        var statuses: [String] = []
+        for documentURL in try metadataURLs(for: issuer) {
+            let request = TransportRequest(url: documentURL, headerFields: ["Accept": "application/json"])
+            let response = try await transport.sendReportingNetworkErrors(
+                request, maximumBodySize: OAuthEndpoint.maximumBodySize)
+            if (200..<300).contains(response.status) {
+                return try AuthorizationServer(
+                    metadata: response.body,
+                    expectedIssuer: issuer,
+                    allowingInsecureLoopback: allowingInsecureLoopback
+                )
+            }
+            statuses.append("\(documentURL.absoluteString) answered HTTP \(response.status)")
+        }
+        throw BearerError(
+            .invalidDiscoveryDocument,
+            "No metadata found for issuer \(issuer.absoluteString): \(statuses.joined(separator: "; ")). "
+                + "Check the issuer URL, or configure the endpoints by hand."
+        )
+    }
+
+    /// Reads a metadata document (OpenID Connect Discovery §3, RFC 8414 §2).
+    ///
+    /// The issuer and the authorization and token endpoints are required, and must be https (or
+    /// allowed loopback http). An optional endpoint (revocation, device authorization, UserInfo)
+    /// that is not such a URL is left out, so the rest of the server can still be used; what needs
+    /// it then fails saying the server has none.
+    ///
+    /// - Parameters:
+    ///   - metadata: The JSON document.
+    ///   - expectedIssuer: The issuer the document must name, exactly (RFC 8414 §3.3).
+    ///   - allowingInsecureLoopback: Whether http endpoints on a loopback address are acceptable.
+    /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidDiscoveryDocument``,
+    ///   ``BearerError/Kind/issuerMismatch`` or ``BearerError/Kind/insecureEndpoint``.
+    public init(metadata: Data, expectedIssuer: URL, allowingInsecureLoopback: Bool = false) throws {
+        guard let document = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: metadata)
+        else {
+            throw BearerError(.invalidDiscoveryDocument, "The server metadata is not a JSON object.")
+        }
+        guard let issuer = document["issuer"]?.stringValue else {
+            throw BearerError(.invalidDiscoveryDocument, "The server metadata has no \"issuer\".")
+        }
+        guard issuer == expectedIssuer.absoluteString, let issuerURL = URL(string: issuer) else {
+            throw BearerError(
+                .issuerMismatch,
+                "The metadata names issuer \(issuer), not \(expectedIssuer.absoluteString) (RFC 8414 §3.3). "
+                    + "Use the issuer exactly as the server publishes it."
+            )
+        }
+        func endpoint(_ name: String) throws -> URL {
+            guard let value = document[name] else {
+                throw BearerError(.invalidDiscoveryDocument, "The server metadata has no \"\(name)\".")
+            }
+            guard let text = value.stringValue, let url = URL(string: text), url.host != nil else {
+                throw BearerError(.invalidDiscoveryDocument, "The server metadata's \"\(name)\" is not a URL.")
+            }
+            try EndpointSecurity.check(url, allowingInsecureLoopback: allowingInsecureLoopback)
+            return url
+        }
+        // An optional endpoint that cannot be used is left out: the server works without it, and
+        // what needs it fails then, saying the server has none.
+        func optionalEndpoint(_ name: String) -> URL? {
+            try? endpoint(name)
+        }
+        if case .array(let methods)? = document["code_challenge_methods_supported"],
+            !methods.contains(.string(PKCE.challengeMethod))
+        {
+            throw BearerError(
+                .invalidDiscoveryDocument,
+                "The server does not support PKCE with S256 (code_challenge_methods_supported), "
+                    + "which Bearer requires (RFC 7636 §4.2)."
+            )
+        }
+        self.init(
+            issuer: issuerURL,
+            authorizationEndpoint: try endpoint("authorization_endpoint"),
+            tokenEndpoint: try endpoint("token_endpoint"),
+            revocationEndpoint: optionalEndpoint("revocation_endpoint"),
+            deviceAuthorizationEndpoint: optionalEndpoint("device_authorization_endpoint"),
+            userinfoEndpoint: optionalEndpoint("userinfo_endpoint"),
+            sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?
+                .boolValue ?? false,
+            allowsInsecureLoopback: allowingInsecureLoopback
+        )
+    }
+
+    /// The OpenID Connect and RFC 8414 metadata URLs for an issuer, in the order to try them.
+    static func metadataURLs(for issuer: URL) throws -> [URL] {
+        guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else {
+            throw BearerError(.invalidConfiguration, "\(issuer.absoluteString) is not a valid issuer URL.")
+        }
+        guard components.query == nil, components.fragment == nil else {
+            throw BearerError(
+                .invalidConfiguration,
+                "An issuer URL has no query or fragment (RFC 8414 §2); remove them from \(issuer.absoluteString)."
+            )
+        }
+        var path = components.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        components.percentEncodedPath = path + "/.well-known/openid-configuration"
+        let openID = components.url
+        components.percentEncodedPath = "/.well-known/oauth-authorization-server" + path
+        let oauth = components.url
+        guard let openID, let oauth else {
+            throw BearerError(.invalidConfiguration, "\(issuer.absoluteString) is not a valid issuer URL.")
+        }
+        return [openID, oauth]
+    }
+}

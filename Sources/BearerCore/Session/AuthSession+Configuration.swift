@@ -1,0 +1,59 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension AuthSession {
+    /// Where an ``AuthSession`` sends tokens, when it refreshes them, and how it reports errors.
+    ///
+    /// Whether plain-http loopback addresses may receive tokens is the server's setting,
+    /// ``AuthorizationServer/allowsInsecureLoopback``; how far server clocks may be off is the
+    /// clock's, ``WallClock/allowedSkew``.
+    public struct Configuration: Sendable {
+        /// The hosts tokens may be sent to, or `nil` for any https host. An entry is a host name
+        /// (`www.example.com`) or a wildcard for its subdomains (`*.googleapis.com`, which does not
+        /// match `googleapis.com` itself).
+        public var allowedHosts: [String]?
+        /// How long before expiry a token is refreshed (60 s by default); for short-lived tokens the
+        /// smaller of this and half the token's lifetime is used (see ``AuthState/effectiveLeeway(_:)``).
+        public var refreshLeeway: TimeInterval
+        /// Extra body parameters for each refresh request, computed from the session being refreshed.
+        public var additionalRefreshParameters: @Sendable (AuthState) -> [String: String]
+        /// Rewrites every error a session method throws before the caller gets it (for example to
+        /// map it to an app error).
+        public var rewriteError: @Sendable (any Error) -> any Error
+
+        /// Creates a configuration; the defaults send tokens to any https host, refresh 60 s before
+        /// expiry, add nothing to refreshes and rewrite no error.
+        ///
+        /// - Parameters:
+        ///   - allowedHosts: The hosts tokens may go to, or `nil` for any https host.
+        ///   - refreshLeeway: How long before expiry to refresh.
+        ///   - additionalRefreshParameters: Extra refresh parameters.
+        ///   - rewriteError: Error rewriting.
+        public init(
+            allowedHosts: [String]? = nil,
+            refreshLeeway: TimeInterval = AuthState.defaultRefreshLeeway,
+            additionalRefreshParameters: @escaping @Sendable (AuthState) -> [String: String] = { _ in [:] },
+            rewriteError: @escaping @Sendable (any Error) -> any Error = { $0 }
+        ) {
+            self.allowedHosts = allowedHosts
+            self.refreshLeeway = refreshLeeway
+            self.additionalRefreshParameters = additionalRefreshParameters
+            self.rewriteError = rewriteError
+        }
+
+        /// Google APIs: tokens go only to `*.googleapis.com`.
+        public static var google: Configuration { Configuration(allowedHosts: ["*.googleapis.com"]) }
+
+        /// The configuration used when none is given: ``google`` for Google's server, the defaults
+        /// otherwise.
+        ///
+        /// - Parameter server: The session's server.
+        /// - Returns: The configuration.
+        public static func recommended(for server: AuthorizationServer) -> Configuration {
+            server.isGoogle ? .google : Configuration()
+        }
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+extension AuthSession {
+    /// Whether `scope` has been granted (Google's `email`/`profile` aliases count as the same).
+    ///
+    /// - Parameter scope: A scope.
+    /// - Returns: `true` when granted.
+    public func hasGranted(_ scope: String) -> Bool {
+        lifecycle.state.hasGranted(scope)
+    }
+
+    /// Builds the incremental authorization request for `scopes`: the union with the granted
+    /// scopes, sorted, `include_granted_scopes=true`, and `login_hint` set to the user's email.
+    ///
+    /// - Parameters:
+    ///   - scopes: The scopes to add.
+    ///   - redirectURI: The redirect URI to send, when it differs from the client's.
+    ///   - additionalParameters: Extra parameters.
+    /// - Returns: The request, or `nil` when everything is already granted.
+    /// - Throws: ``BearerError`` for a bad scope or configuration.
+    public func authorizationRequest(
+        adding scopes: [String],
+        redirectURI: URL? = nil,
+        additionalParameters: [String: String] = [:]
+    ) throws -> AuthorizationRequest? {
+        do {
+            return try lifecycle.state.addScopesRequest(
+                scopes,
+                redirectURI: redirectURI,
+                additionalParameters: additionalParameters
+            )
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+    }
+
+    /// Exchanges the code of an incremental authorization and merges the grant into this session,
+    /// then saves it.
+    ///
+    /// - Parameters:
+    ///   - response: The checked redirect.
+    ///   - request: The request from ``authorizationRequest(adding:redirectURI:additionalParameters:)``.
+    /// - Returns: The merged session.
+    /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered (the session is
+    ///   unchanged); the exchange's and the store's errors.
+    @discardableResult
+    public func completeAddingScopes(
+        _ response: AuthorizationResponse,
+        for request: AuthorizationRequest
+    ) async throws -> AuthState {
+        try await funnel {
+            let grant = try await AuthState.exchange(response, for: request, using: self.transport, clock: self.clock)
+            return try await self.store.withExclusiveAccess(to: self.key) {
+                try await self.mergeHoldingLock(grant)
+            }
+        }
+    }
+
+    /// Asks for more scopes with one call (incremental authorization): shows the request with
+    /// `agent`, checks that the same user answered, exchanges the code and merges the grant into
+    /// this session, saved before returning.
+    ///
+    /// ```swift
+    /// switch try await session.addScopes([driveScope], using: agent) {
+    /// case .granted, .alreadyGranted: try await listFiles(with: session)
+    /// case .cancelled: break  // the user closed the sheet; nothing changed
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scopes: The scopes to add.
+    ///   - agent: Shows the page.
+    ///   - additionalParameters: Extra authorization parameters.
+    /// - Returns: ``ScopeUpgradeOutcome/alreadyGranted`` at once when every scope is granted
+    ///   (nothing is shown); ``ScopeUpgradeOutcome/granted``; ``ScopeUpgradeOutcome/cancelled`` when
+    ///   the user closed the page (the session is unchanged).
+    /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered (the session is
+    ///   unchanged); ``OAuthError`` when the server refused; the exchange's, the agent's and the
+    ///   store's errors.
+    public func addScopes(
+        _ scopes: [String],
+        using agent: some AuthorizationAgent,
+        additionalParameters: [String: String] = [:]
+    ) async throws -> ScopeUpgradeOutcome {
+        guard
+            let request = try authorizationRequest(
+                adding: scopes, redirectURI: agent.redirectURI, additionalParameters: additionalParameters)
+        else { return .alreadyGranted }
+        let outcome: AuthorizationAgentOutcome
+        let response: AuthorizationResponse
+        do {
+            outcome = try await agent.present(request)
+            guard case .redirect(let redirect) = outcome else { return .cancelled }
+            response = try AuthorizationResponse(redirect: redirect, for: request)
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+        try await completeAddingScopes(response, for: request)
+        return .granted
+    }
+
+    private func mergeHoldingLock(_ grant: AuthState) async throws -> AuthState {
+        try await reloadHoldingLock()
+        let merged = try lifecycle.grantReceived(grant)
+        try await save(merged)
+        return merged
+    }
+}
+
+/// How a request for more scopes ended.
+public enum ScopeUpgradeOutcome: Sendable, Hashable {
+    /// Every scope was already granted; nothing was shown.
+    case alreadyGranted
+    /// The user granted the scopes; the session is saved with them.
+    case granted
+    /// The user closed the page; the session is unchanged.
+    case cancelled
+}

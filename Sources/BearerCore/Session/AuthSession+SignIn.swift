@@ -1,0 +1,167 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension AuthSession {
+    /// Signs in with one call: builds the authorization request, shows it with `agent`, checks the
+    /// redirect, exchanges the code, and saves the session before returning it, so a sign-in is
+    /// never left unsaved.
+    ///
+    /// ```swift
+    /// let outcome = try await AuthSession.signIn(
+    ///     to: .google, as: client, scopes: ["openid", "email"],
+    ///     using: ASWebAuthenticationSessionAgent(anchor: window), store: KeychainSessionStore())
+    /// guard let session = outcome.session else { return }  // the user closed the sheet
+    /// ```
+    ///
+    /// When the grant has no ID token but `openid` was granted, the user is read from the server's
+    /// UserInfo endpoint, if it has one.
+    ///
+    /// - Parameters:
+    ///   - server: The authorization server, such as ``AuthorizationServer/google``.
+    ///   - client: The client; its redirect URI is used unless the agent has its own.
+    ///   - scopes: The scopes to ask for.
+    ///   - agent: Shows the page: see ``AuthorizationAgent``.
+    ///   - store: Where the session is saved.
+    ///   - key: The key it is saved under (`"default"`); a session saved there before is replaced.
+    ///   - additionalParameters: Extra authorization parameters, such as `login_hint` or `prompt`.
+    ///   - transport: Sends token requests and the session's requests.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
+    /// - Returns: The saved session, or ``SignInOutcome/cancelled`` when the user closed the page
+    ///   (nothing is saved then).
+    /// - Throws: ``OAuthError`` when the server refused (`access_denied` when the user declined);
+    ///   ``BearerError`` when the redirect fails a check, the exchange fails, the agent cannot show
+    ///   the page, or the session cannot be saved (its grant is then revoked, so no unsaved token
+    ///   stays valid); `CancellationError` when the task was cancelled.
+    public static func signIn(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        using agent: some AuthorizationAgent,
+        store: any SessionStore,
+        key: String = "default",
+        additionalParameters: [String: String] = [:],
+        transport: any HTTPTransport,
+        clock: WallClock = .system,
+        configuration: Configuration? = nil
+    ) async throws -> SignInOutcome {
+        let configuration = configuration ?? .recommended(for: server)
+        let state: AuthState
+        do {
+            let request = try AuthorizationRequest(
+                server: server,
+                client: client,
+                scopes: scopes,
+                redirectURI: agent.redirectURI,
+                additionalParameters: additionalParameters
+            )
+            guard case .redirect(let redirect) = try await agent.present(request) else { return .cancelled }
+            let response = try AuthorizationResponse(redirect: redirect, for: request)
+            let granted = try await AuthState.exchange(response, for: request, using: transport, clock: clock)
+            state = await granted.describingUser(using: transport, clock: clock)
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+        let session = try await saveOrRevoke(
+            state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
+        return .signedIn(session)
+    }
+
+    /// Signs in with the device authorization grant (RFC 8628), for TVs and tools without a
+    /// browser: the user opens an address on another device and types a code. The session is
+    /// saved before it is returned, as with ``signIn(to:as:scopes:using:store:key:additionalParameters:transport:clock:configuration:)``.
+    ///
+    /// ```swift
+    /// let session = try await AuthSession.signInWithDeviceCode(to: server, as: client, scopes: ["email"],
+    ///                                                          store: store) { progress in
+    ///     if case .codeIssued(let code) = progress { print("Open \(code.verificationURI), enter \(code.userCode)") }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - server: The server; it must have a device authorization endpoint.
+    ///   - client: The client.
+    ///   - scopes: The scopes to ask for.
+    ///   - store: Where the session is saved.
+    ///   - key: The key it is saved under.
+    ///   - transport: Sends the requests.
+    ///   - clock: Gives the time, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
+    ///   - progress: Told the code to show, each wait and each slow-down, as values a UI can show.
+    /// - Returns: The saved session.
+    /// - Throws: ``OAuthError`` `access_denied` when the user declined; ``BearerError/Kind/timedOut``
+    ///   when the code expired; ``BearerError/Kind/insecureEndpoint`` when the verification address is
+    ///   not https; `CancellationError` when the task was cancelled; the store's error.
+    public static func signInWithDeviceCode(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        store: any SessionStore,
+        key: String = "default",
+        transport: any HTTPTransport,
+        clock: WallClock = .system,
+        configuration: Configuration? = nil,
+        progress: @escaping @Sendable (DeviceSignInProgress) -> Void
+    ) async throws -> AuthSession {
+        let configuration = configuration ?? .recommended(for: server)
+        let state: AuthState
+        do {
+            let device = try await DeviceAuthorization.start(
+                server: server, client: client, scopes: scopes, using: transport, clock: clock)
+            progress(.codeIssued(device.verification))
+            let granted = try await device.waitForApproval(using: transport, clock: clock, progress: progress)
+            state = await granted.describingUser(using: transport, clock: clock)
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+        return try await saveOrRevoke(
+            state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
+    }
+
+    /// Saves a new sign-in; when it cannot be saved, revokes its grant (best effort) before
+    /// reporting the store's error, so no token the app cannot keep stays valid at the server.
+    private static func saveOrRevoke(
+        _ state: AuthState,
+        to store: any SessionStore,
+        key: String,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration
+    ) async throws -> AuthSession {
+        do {
+            return try await save(
+                state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
+        } catch {
+            _ = await revokeGrant(of: state, using: transport, clock: clock)
+            throw error
+        }
+    }
+}
+
+extension AuthState {
+    /// This session with its user read from the UserInfo endpoint, when the grant has none but
+    /// `openid` was granted; unchanged when that fails (the tokens matter more than the name).
+    func describingUser(using transport: any HTTPTransport, clock: WallClock) async -> AuthState {
+        guard user == nil, hasGranted("openid"),
+            let described = try? await fetchingUserInfo(using: transport, clock: clock)
+        else { return self }
+        return described
+    }
+}
+
+/// How a sign-in ended.
+public enum SignInOutcome: Sendable {
+    /// The user signed in; the session is saved.
+    case signedIn(AuthSession)
+    /// The user closed the page; nothing was saved, and there is nothing to report.
+    case cancelled
+
+    /// The session, or `nil` when the user cancelled.
+    public var session: AuthSession? {
+        guard case .signedIn(let session) = self else { return nil }
+        return session
+    }
+}

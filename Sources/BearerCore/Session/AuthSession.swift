@@ -1,0 +1,319 @@
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
+
+/// A signed-in session that stamps requests, refreshes its token once
+/// however many tasks ask at the same time, and saves every new state before using it.
+///
+/// ```swift
+/// let store = FileSessionStore(directory: sessionsFolder)
+/// let session = try await AuthSession.save(state, to: store, key: "default", configuration: .google)
+/// let (data, response) = try await session.data(for: URLRequest(url: driveAbout))  // import Bearer
+/// ```
+///
+/// A session comes from ``save(_:to:key:transport:clock:configuration:)`` (a new sign-in, saved
+/// before the session exists) or ``restore(key:from:transport:clock:configuration:)`` (at launch).
+///
+/// - One refresh at a time: concurrent callers share one token request and its result. The refresh
+///   runs inside the store's exclusive lock, re-reading the stored session first, so sessions in
+///   other processes sharing a ``FileSessionStore`` never refresh the same grant twice.
+/// - Persist before use: a refreshed session (with a rotated refresh token) is saved before any
+///   caller gets the new access token; if saving fails, callers get that error and the session
+///   keeps the new tokens in memory.
+/// - Failures classified: `invalid_grant` marks the session as needing a new sign-in (saved, and
+///   later calls fail at once); network errors and 5xx leave the session unchanged, and a
+///   `Retry-After` is honoured. A stale token is never stamped to hide a failed refresh.
+/// - Every error a method throws passes through ``Configuration/rewriteError``.
+///
+/// Its rules are written down in a lifecycle value (saved, unsaved, backing off, needing sign-in,
+/// signed out); the actor performs what that value decides.
+public actor AuthSession {
+    /// The key the session is saved under.
+    public nonisolated let key: String
+    /// Where tokens may go, when they are refreshed, and how errors are reported.
+    public nonisolated let configuration: Configuration
+
+    let store: any SessionStore
+    let transport: any HTTPTransport
+    let clock: WallClock
+    var lifecycle: AuthSessionLifecycle
+    private var lockedRun: Task<AuthState, any Error>?
+    private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
+
+    private init(
+        lifecycle: AuthSessionLifecycle,
+        store: any SessionStore,
+        key: String,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration
+    ) {
+        self.lifecycle = lifecycle
+        self.store = store
+        self.key = key
+        self.transport = transport
+        self.clock = clock
+        self.configuration = configuration
+    }
+
+    /// Saves a new sign-in under `key` and returns its session. The session exists only once it
+    /// is saved, so a sign-in is never left unsaved.
+    ///
+    /// - Parameters:
+    ///   - state: The new session (from ``AuthState/exchange(_:for:using:clock:)`` or the device flow).
+    ///   - store: Where it is saved.
+    ///   - key: The key it is saved under; any session saved there before is replaced.
+    ///   - transport: Sends token requests and ``data(for:)->_`` requests.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported;
+    ///     `nil` for ``Configuration/recommended(for:)``.
+    /// - Returns: The saved session.
+    /// - Throws: The store's error when the session cannot be saved.
+    public static func save(
+        _ state: AuthState,
+        to store: any SessionStore,
+        key: String,
+        transport: any HTTPTransport,
+        clock: WallClock = .system,
+        configuration: Configuration? = nil
+    ) async throws -> AuthSession {
+        let session = AuthSession(
+            lifecycle: AuthSessionLifecycle(stored: state),
+            store: store,
+            key: key,
+            transport: transport,
+            clock: clock,
+            configuration: configuration ?? .recommended(for: state.server)
+        )
+        try await session.replace(with: state)
+        return session
+    }
+
+    /// Restores the session saved under `key`.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - store: The store.
+    ///   - transport: Sends requests.
+    ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
+    ///   - configuration: Where tokens may go, when they are refreshed, and how errors are reported;
+    ///     `nil` for ``Configuration/recommended(for:)`` of the saved session's server.
+    /// - Returns: The session, or `nil` when none is saved.
+    /// - Throws: The store's error when the saved item cannot be read (it is left in place).
+    public static func restore(
+        key: String = "default",
+        from store: any SessionStore,
+        transport: any HTTPTransport,
+        clock: WallClock = .system,
+        configuration: Configuration? = nil
+    ) async throws -> AuthSession? {
+        let stored: AuthState?
+        do {
+            stored = try await store.load(key: key)
+        } catch {
+            throw (configuration ?? Configuration()).rewriteError(error)
+        }
+        guard let stored else { return nil }
+        return AuthSession(
+            lifecycle: AuthSessionLifecycle(stored: stored),
+            store: store,
+            key: key,
+            transport: transport,
+            clock: clock,
+            configuration: configuration ?? .recommended(for: stored.server)
+        )
+    }
+
+    // MARK: - Reading the session
+
+    /// The current session.
+    public var state: AuthState { lifecycle.state }
+
+    /// Whether the session can authorize requests.
+    public var canAuthorize: Bool { lifecycle.canAuthorize }
+
+    /// The signed-in user, from the ID token.
+    public var user: AuthState.User? { lifecycle.state.user }
+
+    // MARK: - Authorizing requests
+
+    /// Returns `request` with `Authorization: Bearer`, refreshing first when the token is within
+    /// the leeway of expiry.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The authorized request.
+    /// - Throws: ``BearerError`` when the URL may not receive a token, when the user must sign in
+    ///   again, or when a refresh fails; an ``OAuthError`` the server reported.
+    public func authorize(_ request: TransportRequest) async throws -> TransportRequest {
+        try await funnel {
+            var authorized = request
+            authorized.setBearerToken(try await self.bearerToken(for: request.url))
+            return authorized
+        }
+    }
+
+    /// Authorizes and sends `request` with the session's transport.
+    ///
+    /// On `401` with `WWW-Authenticate: Bearer error="invalid_token"` the token is refreshed once
+    /// (unless another task already replaced it) and the request retried once. A `403` with
+    /// `error="insufficient_scope"` becomes an ``OAuthError`` with code
+    /// ``OAuthError/Code/insufficientScope`` naming the scopes the server asked for.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The response of the last attempt.
+    /// - Throws: As ``authorize(_:)->TransportRequest``; ``BearerError/Kind/network`` when no response comes;
+    ///   ``OAuthError`` for `insufficient_scope`.
+    public func data(for request: TransportRequest) async throws -> TransportResponse {
+        try await funnel {
+            let token = try await self.bearerToken(for: request.url)
+            var authorized = request
+            authorized.setBearerToken(token)
+            return try await AuthorizedExchange.send(authorized, using: self.transport) {
+                var retry = request
+                retry.setBearerToken(try await self.freshAccessToken(rejecting: token))
+                return retry
+            }
+        }
+    }
+
+    /// A fresh access token, refreshing first when needed.
+    ///
+    /// - Returns: The token.
+    /// - Throws: As ``authorize(_:)->TransportRequest``.
+    public func validAccessToken() async throws -> AccessToken {
+        try await funnel { try await self.freshAccessToken() }
+    }
+
+    /// Refreshes now, whatever the token's expiry, unless another refresh is in flight, whose
+    /// result is then shared.
+    ///
+    /// - Returns: The refreshed session.
+    /// - Throws: As ``authorize(_:)->TransportRequest``.
+    @discardableResult
+    public func refresh() async throws -> AuthState {
+        try await funnel { try await self.freshState(rejecting: self.lifecycle.state.accessToken ?? AccessToken("")) }
+    }
+
+    // MARK: - Internals shared by the extensions
+
+    /// Runs `body`, passing whatever it throws through ``Configuration/rewriteError`` once: every
+    /// public method that can fail goes through here.
+    package func funnel<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            throw configuration.rewriteError(error)
+        }
+    }
+
+    /// A fresh token for a request to `url`, once `url` is known to be allowed one: https (or
+    /// allowed loopback http) and, when configured, an allowed host.
+    package func bearerToken(for url: URL?) async throws -> AccessToken {
+        try EndpointSecurity.checkDestination(
+            url,
+            allowedHosts: configuration.allowedHosts,
+            allowingInsecureLoopback: lifecycle.state.server.allowsInsecureLoopback
+        )
+        return try await freshAccessToken()
+    }
+
+    package func freshAccessToken(rejecting staleToken: AccessToken? = nil) async throws -> AccessToken {
+        guard let token = try await freshState(rejecting: staleToken).accessToken else {
+            throw BearerError(.invalidResponse, "The session has no access token after a refresh.")
+        }
+        return token
+    }
+
+    /// The current session, refreshed first when its token is stale — or, with `staleToken`, when
+    /// its token is still that one (a server rejected it). Concurrent callers share one locked run.
+    func freshState(rejecting staleToken: AccessToken? = nil) async throws -> AuthState {
+        if let lockedRun { return try await lockedRun.value }
+        switch lifecycle.tokenRequested(at: clock.now(), leeway: configuration.refreshLeeway, rejecting: staleToken) {
+        case .deliver(let state):
+            return state
+        case .fail(let error):
+            throw error
+        case .reloadHoldingLock:
+            let run = Task {
+                try await self.store.withExclusiveAccess(to: self.key) {
+                    try await self.freshStateHoldingLock(rejecting: staleToken)
+                }
+            }
+            lockedRun = run
+            defer { lockedRun = nil }
+            return try await run.value
+        }
+    }
+
+    private func freshStateHoldingLock(rejecting staleToken: AccessToken?) async throws -> AuthState {
+        try await reloadHoldingLock()
+        var hasRefreshed = false
+        while true {
+            let step = lifecycle.nextStepHoldingLock(
+                at: clock.now(),
+                leeway: configuration.refreshLeeway,
+                rejecting: staleToken,
+                hasRefreshed: hasRefreshed
+            )
+            switch step {
+            case .deliver(let state):
+                return state
+            case .fail(let error):
+                throw error
+            case .save(let state):
+                try await save(state)
+            case .refresh(let state):
+                hasRefreshed = true
+                do {
+                    let refreshed = try await state.refreshed(
+                        using: transport,
+                        additionalParameters: configuration.additionalRefreshParameters(state),
+                        clock: clock
+                    )
+                    lifecycle.refreshSucceeded(refreshed)
+                } catch {
+                    if let failure = lifecycle.refreshFailed(error, at: clock.now()) { throw failure }
+                }
+            }
+        }
+    }
+
+    /// Catches up with the stored copy; must run under the store's lock.
+    func reloadHoldingLock() async throws {
+        let stored = try await store.load(key: key)
+        if try lifecycle.storedCopyLoaded(stored) { notifyObservers() }
+    }
+
+    /// Saves `state`; observers hear of it once it is saved. When the save fails the state stays
+    /// in memory, unsaved, and is saved again before it is used.
+    func save(_ state: AuthState) async throws {
+        try await store.save(state, key: key)
+        if lifecycle.saveSucceeded(state) { notifyObservers() }
+    }
+
+    // MARK: - Changes
+
+    /// A stream of the session's states: each refresh, re-authentication mark, scope upgrade,
+    /// sign-in and sign-out. It starts with the next change; only the newest state is buffered.
+    ///
+    /// - Returns: The stream; cancel the iterating task to stop it.
+    public func stateChanges() -> AsyncStream<AuthState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AuthState.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        return stream
+    }
+
+    private func removeObserver(_ id: UUID) {
+        observers[id] = nil
+    }
+
+    func notifyObservers() {
+        for continuation in observers.values { continuation.yield(lifecycle.state) }
+    }
+}

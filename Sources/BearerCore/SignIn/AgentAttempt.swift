@@ -1,0 +1,56 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// One showing of an authorization page, as the task that waits for it sees it: the outcome is
+/// delivered once, whether the page's answer, a failure or the task's cancellation comes first,
+/// and whichever thread it comes on; an outcome that comes before anyone waits is kept. The
+/// platform-neutral core of `ASWebAuthenticationSessionAgent` and ``DefaultBrowserAgent``.
+package final class AgentAttempt: @unchecked Sendable {
+    private let lock = Lock()
+    private var continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>?
+    private var result: Result<AuthorizationAgentOutcome, any Error>?
+    private var cancelled = false
+
+    /// Creates an attempt that has not started.
+    package init() {}
+
+    /// Whether the task was cancelled.
+    package var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// Whether the result is known (the sheet need not be shown, or is over).
+    package var isFinished: Bool { lock.withLock { result != nil } }
+
+    /// Lets `continuation` receive the result; at once when it is already known.
+    package func attach(_ continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>) {
+        let known = lock.withLock { () -> Result<AuthorizationAgentOutcome, any Error>? in
+            if result == nil { self.continuation = continuation }
+            return result
+        }
+        if let known { continuation.resume(with: known) }
+    }
+
+    /// The page could not be shown.
+    package func fail(_ error: any Error) {
+        deliver(.failure(error))
+    }
+
+    /// The task was cancelled: the waiter gets `CancellationError` now, whatever the page does.
+    package func cancel() {
+        lock.withLock { cancelled = true }
+        deliver(.failure(CancellationError()))
+    }
+
+    /// Delivers `outcome` if nothing was delivered before; later outcomes are ignored.
+    package func deliver(_ outcome: Result<AuthorizationAgentOutcome, any Error>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<AuthorizationAgentOutcome, any Error>? in
+            guard result == nil else { return nil }
+            result = outcome
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume(with: outcome)
+    }
+}

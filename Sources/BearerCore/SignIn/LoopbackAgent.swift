@@ -1,0 +1,81 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// Signs in through the user's browser, which is redirected to a listener on 127.0.0.1 (RFC 8252
+/// §7.3): the way in for command-line tools on Linux and macOS.
+///
+/// ```swift
+/// let agent = try LoopbackAgent(opener: .systemDefault())
+/// let outcome = try await AuthSession.signIn(to: server, as: client, scopes: ["openid", "email"],
+///                                            using: agent, store: store)
+/// ```
+///
+/// The listener is bound when the agent is created (port 0 picks a free port), so ``redirectURI``
+/// is known before the request is built; it closes when the agent is released. It waits for the
+/// redirect that carries the request's `state` (and the server's `iss`), sent to the registered
+/// `Host`, and refuses every other request while it goes on waiting; one sign-in at a time. It never reports ``AuthorizationAgentOutcome/cancelled``:
+/// a browser tab closed by the user cannot be seen, so the wait ends at ``timeout`` or when the
+/// task is cancelled.
+public struct LoopbackAgent: AuthorizationAgent {
+    private let listener: LoopbackRedirectListener
+    private let opener: BrowserOpener
+    /// How long to wait for the browser.
+    public let timeout: Duration
+
+    /// The port the listener is bound to.
+    public var port: UInt16 { listener.port }
+
+    /// The redirect URI to register and send: `http://127.0.0.1:<port><path>`.
+    public var redirectURI: URL? { listener.redirectURI }
+
+    /// Binds the listener.
+    ///
+    /// - Parameters:
+    ///   - port: The port, or 0 for any free one (RFC 8252 §7.3 asks servers to allow any port).
+    ///   - path: The redirect's path.
+    ///   - usesLocalhostName: Whether the redirect URI names `localhost` instead of `127.0.0.1`
+    ///     (the listener still binds 127.0.0.1 only).
+    ///   - timeout: How long to wait for the browser (5 minutes by default).
+    ///   - opener: Opens the authorization page.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the port cannot be bound.
+    public init(
+        port: UInt16 = 0,
+        path: String = "/callback",
+        usesLocalhostName: Bool = false,
+        timeout: Duration = .seconds(300),
+        opener: BrowserOpener
+    ) throws {
+        self.listener = try LoopbackRedirectListener(port: port, path: path, usesLocalhostName: usesLocalhostName)
+        self.opener = opener
+        self.timeout = timeout
+    }
+
+    /// Opens the page and waits for the redirect with the request's `state`.
+    ///
+    /// - Parameter request: A request built with this agent's ``redirectURI``.
+    /// - Returns: The redirect.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the request has another redirect
+    ///   URI; ``BearerError/Kind/timedOut``; `CancellationError`; what the opener throws.
+    public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+        guard request.redirectURI == listener.redirectURI else {
+            throw BearerError(
+                .invalidConfiguration,
+                "The request redirects to \(request.redirectURI.absoluteString), not to this agent's "
+                    + "\(listener.redirectURI.absoluteString); build the request with the agent's redirectURI."
+            )
+        }
+        let listener = self.listener
+        let timeout = self.timeout
+        return try await withThrowingTaskGroup(of: URL.self) { group in
+            group.addTask {
+                try await listener.waitForRedirect(expecting: RedirectExpectation(request), timeout: timeout)
+            }
+            try await opener.open(request.url)
+            guard let redirect = try await group.next() else { throw CancellationError() }
+            return .redirect(redirect)
+        }
+    }
+}

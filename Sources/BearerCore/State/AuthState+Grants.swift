@@ -1,0 +1,210 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension AuthState {
+    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5) and creates the session.
+    ///
+    /// - Parameters:
+    ///   - response: The checked redirect.
+    ///   - request: The request it answers.
+    ///   - transport: Sends the token request.
+    ///   - clock: Gives the time of receipt, from which the expiry is computed, and the skew allowed
+    ///     when checking the ID token.
+    /// - Returns: The new session.
+    /// - Throws: ``OAuthError`` from the server (`invalid_grant` for a wrong verifier or a used code),
+    ///   or ``BearerError``.
+    public static func exchange(
+        _ response: AuthorizationResponse,
+        for request: AuthorizationRequest,
+        using transport: some HTTPTransport,
+        clock: WallClock = .system
+    ) async throws -> AuthState {
+        let tokenResponse = try await TokenRequest.authorizationCode(response, for: request)
+            .send(using: transport, clock: clock)
+        return try AuthState(tokenResponse: tokenResponse, request: request, clock: clock)
+    }
+
+    /// Creates the session from the answer to a code exchange, checking its ID token (with the
+    /// request's nonce).
+    ///
+    /// - Parameters:
+    ///   - tokenResponse: The token response.
+    ///   - request: The authorization request.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
+    public init(tokenResponse: TokenResponse, request: AuthorizationRequest, clock: WallClock = .system) throws {
+        try self.init(
+            tokenResponse: tokenResponse,
+            server: request.server,
+            client: request.client,
+            requestedScopes: request.scopes,
+            nonce: request.nonce,
+            clock: clock
+        )
+    }
+
+    /// Creates a session from the answer to any grant (authorization code, device code, …),
+    /// checking its ID token.
+    ///
+    /// - Parameters:
+    ///   - tokenResponse: The token response.
+    ///   - server: The server.
+    ///   - client: The client.
+    ///   - requestedScopes: The scopes asked for; the granted ones when the response lists none.
+    ///   - nonce: The nonce sent, which the ID token must carry; `nil` when none was sent.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
+    public init(
+        tokenResponse: TokenResponse,
+        server: AuthorizationServer,
+        client: Client,
+        requestedScopes: [String],
+        nonce: String?,
+        clock: WallClock = .system
+    ) throws {
+        let receivedAt = clock.now()
+        if let idToken = tokenResponse.idToken {
+            try idToken.validate(for: server, clientID: client.id, nonce: nonce, clock: clock)
+        }
+        self.init(
+            server: server,
+            client: client,
+            accessToken: tokenResponse.accessToken,
+            accessTokenExpiresAt: tokenResponse.expiresIn.map { receivedAt.addingTimeInterval($0) },
+            accessTokenLifetime: tokenResponse.expiresIn,
+            refreshToken: tokenResponse.refreshToken,
+            refreshTokenExpiresAt: tokenResponse.refreshTokenExpiresIn.map { receivedAt.addingTimeInterval($0) },
+            idToken: tokenResponse.idToken,
+            grantedScopes: tokenResponse.scopes ?? requestedScopes,
+            requestedScopes: requestedScopes,
+            user: tokenResponse.idToken.map { User(claims: $0.claims) },
+            additionalParameters: tokenResponse.additionalParameters
+        )
+    }
+
+    /// Refreshes the access token (RFC 6749 §6) and returns the new session; this one is unchanged.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the token request.
+    ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
+    ///   - additionalParameters: Extra body parameters.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
+    /// - Returns: The refreshed session; see ``applying(refresh:requestedScopes:clock:)`` for what
+    ///   it keeps of the answer.
+    /// - Throws: ``BearerError/Kind/needsReauthentication`` when the session is already marked,
+    ///   ``BearerError/Kind/missingRefreshToken`` when there is no refresh token,
+    ///   ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, ``OAuthError`` from
+    ///   the server (`invalid_grant` means the user must sign in again; see
+    ///   ``markingNeedsReauthentication(_:)``) or `invalid_grant` without an HTTP status, and no
+    ///   request sent, once ``refreshTokenExpiresAt`` has passed; or another ``BearerError``.
+    public func refreshed(
+        using transport: some HTTPTransport,
+        scopes: [String]? = nil,
+        additionalParameters: [String: String] = [:],
+        clock: WallClock = .system
+    ) async throws -> AuthState {
+        if let reauthenticationError {
+            throw BearerError(
+                .needsReauthentication,
+                "The session's grant is gone (\(reauthenticationError.code)); the user must sign in again."
+            )
+        }
+        guard let refreshToken else {
+            throw BearerError(
+                .missingRefreshToken,
+                "The session has no refresh token, so the access token cannot be renewed; sign in again "
+                    + "(for Google, request access_type=offline to get one)."
+            )
+        }
+        if let refreshTokenExpiresAt, clock.now() >= refreshTokenExpiresAt {
+            // The server would answer invalid_grant (RFC 6749 §5.2); the doomed request is not sent.
+            throw OAuthError(
+                code: .invalidGrant,
+                errorDescription: "The refresh token expired at \(refreshTokenExpiresAt) (refresh_token_expires_in)."
+            )
+        }
+        if let scopes { try Scopes.check(scopes) }
+        let request = TokenRequest.refresh(
+            refreshToken,
+            server: server,
+            client: client,
+            scopes: scopes,
+            additionalParameters: additionalParameters
+        )
+        let response = try await request.send(using: transport, clock: clock)
+        return applying(refresh: response, requestedScopes: scopes, clock: clock)
+    }
+
+    /// Merges the answer to a refresh into a new session. Once the server has answered with tokens,
+    /// they are kept whatever its ID token holds, so a rotated refresh token is never lost.
+    ///
+    /// - A new refresh token replaces the old one (rotation); none in the response keeps the old
+    ///   one, and its ``refreshTokenExpiresAt`` unless `refresh_token_expires_in` says otherwise.
+    /// - No `scope` keeps the granted scopes (or the narrower ones asked for).
+    /// - A new ID token that passes its checks replaces the old one. One that fails them is dropped
+    ///   and the failure kept in ``idTokenRejection``. When none is kept, the old one stays only
+    ///   while it has not expired.
+    /// - A new ID token for another user (`sub` differs, OpenID Connect Core §12.2) is dropped and
+    ///   the session is marked as needing a new sign-in (`login_required`, see
+    ///   ``reauthenticationError``); the new tokens are kept so that signing out can revoke them.
+    ///
+    /// - Parameters:
+    ///   - response: The token response.
+    ///   - requestedScopes: The narrower scope asked for, if any.
+    ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
+    /// - Returns: The refreshed session.
+    public func applying(
+        refresh response: TokenResponse,
+        requestedScopes: [String]? = nil,
+        clock: WallClock = .system
+    ) -> AuthState {
+        let receivedAt = clock.now()
+        var next = self
+        next.accessToken = response.accessToken
+        next.accessTokenExpiresAt = response.expiresIn.map { receivedAt.addingTimeInterval($0) }
+        next.accessTokenLifetime = response.expiresIn
+        if let refreshToken = response.refreshToken {
+            next.refreshToken = refreshToken
+            next.refreshTokenExpiresAt = nil
+        }
+        if let lifetime = response.refreshTokenExpiresIn {
+            next.refreshTokenExpiresAt = receivedAt.addingTimeInterval(lifetime)
+        }
+        if let scopes = response.scopes {
+            next.grantedScopes = scopes
+        } else if let requestedScopes, !requestedScopes.isEmpty {
+            next.grantedScopes = requestedScopes
+        }
+        next.additionalParameters = response.additionalParameters
+        next.idTokenRejection = nil
+        if let idToken = response.idToken {
+            do {
+                try idToken.validate(for: server, clientID: client.id, nonce: nil, clock: clock)
+                if let user, !user.subject.isEmpty, user.subject != idToken.claims.subject {
+                    next.reauthenticationError = OAuthError(
+                        code: .loginRequired,
+                        errorDescription: "The refreshed ID token names another user than the one who signed in "
+                            + "(sub differs)."
+                    )
+                    next.dropIDToken(ifExpiredAt: receivedAt)
+                    return next
+                }
+                next.idToken = idToken
+                next.user = User(claims: idToken.claims)
+                return next
+            } catch {
+                next.idTokenRejection =
+                    error as? BearerError ?? BearerError(.invalidIDToken, "The refreshed ID token failed a check.")
+            }
+        }
+        next.dropIDToken(ifExpiredAt: receivedAt)
+        return next
+    }
+
+    private mutating func dropIDToken(ifExpiredAt now: Date) {
+        if let idToken, now >= idToken.claims.expiresAt { self.idToken = nil }
+    }
+}

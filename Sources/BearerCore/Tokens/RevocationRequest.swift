@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A token revocation request (RFC 7009 §2.1).
+///
+/// Revoking the refresh token ends the whole grant at most servers, Google included, so a
+/// session is revoked through its refresh token when it has one.
+public struct RevocationRequest: Sendable, Hashable {
+    /// The server.
+    public let server: AuthorizationServer
+    /// The client.
+    public let client: Client
+    /// The body parameters: `token` and `token_type_hint`.
+    package let parameters: [FormParameter]
+
+    /// The request that revokes a session: its refresh token if it has one, else its access token.
+    ///
+    /// - Parameter state: The session.
+    /// - Returns: The request, or `nil` when the session holds no token.
+    public init?(revoking state: AuthState) {
+        let token: String
+        let hint: String
+        if let refreshToken = state.refreshToken {
+            (token, hint) = (refreshToken.value, "refresh_token")
+        } else if let accessToken = state.accessToken {
+            (token, hint) = (accessToken.value, "access_token")
+        } else {
+            return nil
+        }
+        self.server = state.server
+        self.client = state.client
+        self.parameters = [FormParameter("token", token), FormParameter("token_type_hint", hint)]
+    }
+
+    /// Sends the request.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the HTTP request.
+    ///   - clock: Gives the time of receipt, against which a `Retry-After` date is read.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the server has no revocation endpoint;
+    ///   ``OAuthError`` or ``BearerError`` when the server refuses or cannot be reached.
+    public func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws {
+        guard let endpoint = server.revocationEndpoint else {
+            throw BearerError(
+                .invalidConfiguration,
+                "\(server.issuer.absoluteString) has no revocation endpoint, so the grant was not revoked there."
+            )
+        }
+        let revocation = OAuthEndpoint(url: endpoint, name: "revocation endpoint", server: server)
+        let response = try await revocation.send(parameters, as: client, using: transport)
+        if (200..<300).contains(response.status) { return }
+        _ = try OAuthEndpoint.jsonObject(from: response, endpointName: revocation.name, now: clock.now())
+        throw BearerError(
+            .unexpectedResponse,
+            "The revocation endpoint answered HTTP \(response.status) without an error code."
+        )
+    }
+}
+
+extension RevocationRequest: RedactedDescription {
+    /// The endpoint and parameters, with the token redacted.
+    public var description: String {
+        "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(OAuthEndpoint.describe(parameters)))"
+    }
+}
