@@ -1,11 +1,12 @@
-public import Foundation
+public import Bearer
+import Foundation
 
 /// A failure to read, write or move a legacy session.
 ///
-/// Each error has a ``kind`` to branch on, a ``reason`` that says what went wrong and what to do,
-/// and the place where it was raised. Errors compare equal when their kinds are equal, so tests and
+/// Each error has a ``kind`` to branch on and says, in its `description`, what went wrong, what to
+/// do, and where it was raised. Errors compare equal when their kinds are equal, so tests and
 /// apps can compare ``kind`` alone. No reason ever contains a token.
-public struct MigrationError: Error, Sendable {
+public struct MigrationError: KindedError {
     /// What kind of failure this is. New kinds may be added in later versions.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
@@ -41,37 +42,24 @@ public struct MigrationError: Error, Sendable {
         public static let conflictingSettings = Kind(.conflictingSettings)
     }
 
+    package static let typeName = "MigrationError"
+
     /// What kind of failure this is.
     public let kind: Kind
-    /// What went wrong and what to do about it, in English, without secrets.
-    public let reason: String
-    /// The file that raised the error.
-    public let file: String
-    /// The line that raised the error.
-    public let line: UInt
+    /// What went wrong and what to do about it, in English, without secrets; the tool shows it.
+    package let reason: String
+    package let file: String
+    package let line: UInt
 
-    /// Creates an error.
-    ///
-    /// - Parameters:
-    ///   - kind: What kind of failure this is.
-    ///   - reason: What went wrong and what to do; never include a token.
-    ///   - file: The raising file.
-    ///   - line: The raising line.
-    public init(_ kind: Kind, _ reason: String, file: String = #fileID, line: UInt = #line) {
+    private init(_ kind: Kind, _ reason: String, file: String, line: UInt) {
         self.kind = kind
         self.reason = reason
         self.file = file
         self.line = line
     }
 
-    /// A damaged keyed archive or property list.
-    ///
-    /// - Parameters:
-    ///   - problem: What is wrong with it, as a clause (`"a UID points nowhere"`).
-    ///   - file: The raising file.
-    ///   - line: The raising line.
-    /// - Returns: An error of kind ``Kind/malformedArchive`` whose reason says to export the item again.
-    static func malformedArchive(_ problem: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
+    /// A keyed archive or property list is malformed; the reason names what is wrong with it.
+    package static func malformedArchive(_ problem: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
         MigrationError(
             .malformedArchive,
             "The keyed archive is malformed: \(problem). Export the keychain item again; if it stays malformed, "
@@ -80,26 +68,33 @@ public struct MigrationError: Error, Sendable {
             line: line
         )
     }
-}
 
-extension MigrationError: Hashable {
-    /// Errors are equal when their kinds are.
-    public static func == (lhs: MigrationError, rhs: MigrationError) -> Bool {
-        lhs.kind == rhs.kind
+    /// A persistence string, credentials file or item lacks what a session needs.
+    package static func malformedItem(_ reason: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
+        MigrationError(.malformedItem, reason, file: file, line: line)
     }
 
-    /// Hashes the kind.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
+    /// The data is in no format Bearer knows.
+    package static func unknownFormat(_ reason: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
+        MigrationError(.unknownFormat, reason, file: file, line: line)
     }
-}
 
-extension MigrationError: CustomStringConvertible {
-    /// The kind and the reason.
-    public var description: String { "MigrationError.\(kind): \(reason)" }
-}
+    /// A legacy store could not be read, written or cleaned up.
+    package static func storeFailure(_ reason: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
+        MigrationError(.storeFailure, reason, file: file, line: line)
+    }
 
-extension MigrationError: LocalizedError {
-    /// The kind and the reason, so `localizedDescription` says what to do.
-    public var errorDescription: String? { description }
+    /// The session written to the new store did not read back equal; the legacy item was kept.
+    package static func verificationFailed(_ reason: String, file: String = #fileID, line: UInt = #line)
+        -> MigrationError
+    {
+        MigrationError(.verificationFailed, reason, file: file, line: line)
+    }
+
+    /// The item names a setting other than the one given; nothing was read.
+    package static func conflictingSettings(_ reason: String, file: String = #fileID, line: UInt = #line)
+        -> MigrationError
+    {
+        MigrationError(.conflictingSettings, reason, file: file, line: line)
+    }
 }

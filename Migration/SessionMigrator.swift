@@ -81,8 +81,7 @@ public struct SessionMigrator: Sendable {
         }
         guard readBack == session else {
             try? await destination.remove(key: key)
-            throw MigrationError(
-                .verificationFailed,
+            throw MigrationError.verificationFailed(
                 "The session saved under \(key) did not read back the same, so it was removed and the legacy item "
                     + "\(item) kept; check that the session store keeps what it is given, then migrate again."
             )

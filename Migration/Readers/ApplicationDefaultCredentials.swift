@@ -15,23 +15,20 @@ public enum ApplicationDefaultCredentials {
     ///   `client_id`, `client_secret` and `refresh_token`.
     public static func decode(_ data: Data) throws -> AuthState {
         guard let json = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: data) else {
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The credentials file is not a JSON object; pass the file that `gcloud auth application-default login` wrote."
             )
         }
         guard json["type"]?.stringValue == "authorized_user" else {
             let type = json["type"]?.stringValue ?? "none"
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The credentials file has type \"\(type)\"; only user credentials (authorized_user) hold a user session. "
                     + "Run `gcloud auth application-default login` to write them."
             )
         }
         func required(_ name: String) throws -> String {
             guard let value = json[name]?.stringValue, !value.isEmpty else {
-                throw MigrationError(
-                    .malformedItem,
+                throw MigrationError.malformedItem(
                     "The credentials file has no \(name); run `gcloud auth application-default login` to write it again."
                 )
             }

@@ -58,8 +58,7 @@ private struct ArchiveReading {
         let root = archive.root
         guard let rootClass = try archive.className(of: root), GTMAppAuthArchive.rootClassNames.contains(rootClass)
         else {
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The archive does not hold a GTMAppAuth authorization; check which format the item is in and read it "
                     + "with that format's decoder (`bearer migrate --from`).")
         }
@@ -94,7 +93,7 @@ private struct ArchiveReading {
             ?? tokenResponse.flatMap { try archive.string("refresh_token", in: $0) }
         let accessToken = try tokenResponse.flatMap { try archive.string("access_token", in: $0) }
         guard refreshToken != nil || accessToken != nil else {
-            throw MigrationError(.malformedItem, "The GTMAppAuth archive holds no token; the user must sign in again.")
+            throw MigrationError.malformedItem("The GTMAppAuth archive holds no token; the user must sign in again.")
         }
         let expiry = try tokenResponse.flatMap { try archive.date("expires_in", in: $0) }
         let needsRefresh = try archive.bool("needsTokenRefresh", in: authState) ?? false
@@ -139,8 +138,7 @@ private struct ArchiveReading {
 
     /// An archive that lacks a part a session needs: a fresh export may have it, else the user signs in again.
     private static func lacking(_ part: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
-        MigrationError(
-            .malformedItem,
+        MigrationError.malformedItem(
             "The GTMAppAuth archive \(part); re-export the item, or have the user sign in again.",
             file: file,
             line: line
@@ -230,8 +228,7 @@ private struct ArchiveReading {
     private static func resolveIssuer(recorded: URL?, explicit: URL?) throws -> URL {
         switch (recorded, explicit) {
         case (let recorded?, let explicit?) where recorded.absoluteString != explicit.absoluteString:
-            throw MigrationError(
-                .conflictingSettings,
+            throw MigrationError.conflictingSettings(
                 "The GTMAppAuth archive names the issuer \(recorded.absoluteString), but "
                     + "\(explicit.absoluteString) was given; give the archive's issuer, or none.")
         case (let recorded?, _):
@@ -239,8 +236,7 @@ private struct ArchiveReading {
         case (nil, let explicit?):
             return explicit
         case (nil, nil):
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The GTMAppAuth archive names no issuer (neither its service configuration nor an ID token does); "
                     + "give the server's issuer (`bearer migrate --issuer URL`, or the `issuer` parameter).")
         }

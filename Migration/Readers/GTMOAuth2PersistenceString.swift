@@ -60,8 +60,7 @@ public enum GTMOAuth2PersistenceString {
         let refreshToken = fields["refresh_token"].flatMap { $0.isEmpty ? nil : RefreshToken($0) }
         let accessToken = fields["access_token"].flatMap { $0.isEmpty ? nil : AccessToken($0) }
         guard refreshToken != nil || accessToken != nil else {
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The GTMOAuth2 persistence string holds neither a refresh token nor an access token; the user must sign in "
                     + "again."
             )

@@ -75,8 +75,7 @@ public enum GoogleSignInLegacy {
         additionalParameters: String?
     ) throws -> AuthState {
         guard let clientID = clientID(inFingerprint: fingerprint, bundleID: bundleID), !clientID.isEmpty else {
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The GoogleSignIn fingerprint does not start with the bundle ID \(bundleID) and a client ID; pass the "
                     + "bundle ID of the app that wrote the item, and its fingerprint item unchanged."
             )
@@ -84,8 +83,7 @@ public enum GoogleSignInLegacy {
         let scheme = clientID.split(separator: ".", omittingEmptySubsequences: false).reversed().joined(separator: ".")
             .lowercased()
         guard let redirect = URL(string: scheme + ":/oauth2callback") else {
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The GoogleSignIn client ID does not give a valid redirect URI; re-export the fingerprint item.")
         }
         var combined = persistenceString

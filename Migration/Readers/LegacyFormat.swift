@@ -44,14 +44,12 @@ public enum LegacyFormat: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .gtmOAuth2:
             guard let client else {
-                throw MigrationError(
-                    .malformedItem,
+                throw MigrationError.malformedItem(
                     "A GTMOAuth2 persistence string does not record its client; pass the client ID it was issued to."
                 )
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw MigrationError(
-                    .malformedItem,
+                throw MigrationError.malformedItem(
                     "The GTMOAuth2 persistence string is not UTF-8; re-export the item's bytes unconverted.")
             }
             return try GTMOAuth2PersistenceString.decode(text, server: server, client: client)

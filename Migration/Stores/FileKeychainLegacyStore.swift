@@ -37,8 +37,8 @@
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if status == errSecItemNotFound { return nil }
             guard status == errSecSuccess, let data = result as? Data else {
-                throw MigrationError(
-                    .storeFailure, "Cannot read the keychain item \(name) (OSStatus \(status)); " + Self.advice)
+                throw MigrationError.storeFailure(
+                    "Cannot read the keychain item \(name) (OSStatus \(status)); " + Self.advice)
             }
             return data
         }
@@ -52,12 +52,12 @@
                 attributes[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
                 let added = SecItemAdd(attributes as CFDictionary, nil)
                 guard added == errSecSuccess else {
-                    throw MigrationError(
-                        .storeFailure, "Cannot add the keychain item \(name) (OSStatus \(added)); " + Self.advice)
+                    throw MigrationError.storeFailure(
+                        "Cannot add the keychain item \(name) (OSStatus \(added)); " + Self.advice)
                 }
             } else if status != errSecSuccess {
-                throw MigrationError(
-                    .storeFailure, "Cannot update the keychain item \(name) (OSStatus \(status)); " + Self.advice)
+                throw MigrationError.storeFailure(
+                    "Cannot update the keychain item \(name) (OSStatus \(status)); " + Self.advice)
             }
         }
 
@@ -65,8 +65,8 @@
         public func remove(_ name: String) async throws {
             let status = SecItemDelete(query(name) as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else {
-                throw MigrationError(
-                    .storeFailure, "Cannot remove the keychain item \(name) (OSStatus \(status)); " + Self.advice)
+                throw MigrationError.storeFailure(
+                    "Cannot remove the keychain item \(name) (OSStatus \(status)); " + Self.advice)
             }
         }
     }

@@ -60,8 +60,7 @@ public struct LegacyDirectoryStore: LegacyItemStore {
 
     private func path(_ name: String) throws -> URL {
         guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
-            throw MigrationError(
-                .storeFailure,
+            throw MigrationError.storeFailure(
                 "\"\(name)\" is not a valid item name; use a file name without \"/\", other than \".\" and \"..\".")
         }
         return directory.appendingPathComponent(name, isDirectory: false)
@@ -74,8 +73,8 @@ public struct LegacyDirectoryStore: LegacyItemStore {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw MigrationError(
-                .storeFailure, "Cannot read \(url.path): \(error.localizedDescription); check the file's permissions.")
+            throw MigrationError.storeFailure(
+                "Cannot read \(url.path): \(error.localizedDescription); check the file's permissions.")
         }
     }
 
@@ -85,8 +84,8 @@ public struct LegacyDirectoryStore: LegacyItemStore {
         do {
             try PrivateFile.write(data, to: url)
         } catch {
-            throw MigrationError(
-                .storeFailure, "Cannot write \(url.path): \(error); check the folder's permissions and free space.")
+            throw MigrationError.storeFailure(
+                "Cannot write \(url.path): \(error); check the folder's permissions and free space.")
         }
     }
 
@@ -97,8 +96,7 @@ public struct LegacyDirectoryStore: LegacyItemStore {
         do {
             try FileManager.default.removeItem(at: url)
         } catch {
-            throw MigrationError(
-                .storeFailure,
+            throw MigrationError.storeFailure(
                 "Cannot remove \(url.path): \(error.localizedDescription); check the folder's permissions, or remove the file by hand."
             )
         }

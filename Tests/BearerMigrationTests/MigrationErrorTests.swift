@@ -8,7 +8,7 @@ struct MigrationErrorTests {
     @Test("An error records the file and line that raised it")
     func recordsFileAndLine() {
         let line: UInt = #line + 1
-        let error = MigrationError(.malformedItem, "The item lacks a token; the user must sign in again.")
+        let error = MigrationError.malformedItem("The item lacks a token; the user must sign in again.")
         #expect(error.file == #fileID)
         #expect(error.line == line)
     }
@@ -26,17 +26,17 @@ struct MigrationErrorTests {
 
     @Test("Errors compare and hash by kind alone")
     func comparesByKind() {
-        let first = MigrationError(.storeFailure, "Cannot read one; check the file's permissions.")
-        let second = MigrationError(.storeFailure, "Cannot read another; check the file's permissions.")
+        let first = MigrationError.storeFailure("Cannot read one; check the file's permissions.")
+        let second = MigrationError.storeFailure("Cannot read another; check the file's permissions.")
         #expect(first == second)
         #expect(first.line != second.line)
         #expect(Set([first, second]).count == 1)
-        #expect(first != MigrationError(.malformedItem, "Cannot read one; check the file's permissions."))
+        #expect(first != MigrationError.malformedItem("Cannot read one; check the file's permissions."))
     }
 
     @Test("The localized description carries the kind and the reason")
     func localizedDescription() {
-        let error: any Error = MigrationError(.unknownFormat, "The data is in no known format; pass --from.")
+        let error: any Error = MigrationError.unknownFormat("The data is in no known format; pass --from.")
         #expect(
             error.localizedDescription == "MigrationError.unknownFormat: The data is in no known format; pass --from.")
     }

@@ -87,7 +87,7 @@ private actor FailingLegacy: LegacyItemStore {
     private func fail(_ step: Step) throws {
         if failing == step {
             failing = nil
-            throw MigrationError(.storeFailure, "injected failure at \(step.rawValue)")
+            throw MigrationError.storeFailure("injected failure at \(step.rawValue)")
         }
     }
 

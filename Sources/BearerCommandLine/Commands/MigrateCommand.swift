@@ -22,7 +22,7 @@ enum MigrateCommand {
         }
         let path = arguments.positionals[0]
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw MigrationError(.malformedItem, "Cannot read \(path); check the path and its permissions.")
+            throw MigrationError.malformedItem("Cannot read \(path); check the path and its permissions.")
         }
         if !arguments.has("force"), try await existingSession(profile) {
             throw UsageError(
@@ -42,8 +42,7 @@ enum MigrateCommand {
             return try await store.load(key: profile.name)
         }
         guard saved == imported else {
-            throw MigrationError(
-                .verificationFailed,
+            throw MigrationError.verificationFailed(
                 "The imported session did not read back the same; \(path) is unchanged. Check the config folder's "
                     + "permissions and free space, then run migrate again with --force.")
         }
@@ -106,8 +105,7 @@ enum MigrateCommand {
         path: String
     ) throws {
         if let id = arguments.value("client-id"), !id.isEmpty, id != state.client.id {
-            throw MigrationError(
-                .conflictingSettings,
+            throw MigrationError.conflictingSettings(
                 "\(path) names the client ID \(state.client.id), but --client-id \(id) was given; "
                     + "give the file's client ID, or leave --client-id out.")
         }
@@ -117,8 +115,7 @@ enum MigrateCommand {
         case nil:
             state.client.secret = secret
         case let recorded? where fromFlags && recorded.value != secret.value:
-            throw MigrationError(
-                .conflictingSettings,
+            throw MigrationError.conflictingSettings(
                 "\(path) holds a client secret other than the one given; give the file's secret, or none.")
         default:
             break
@@ -129,19 +126,18 @@ enum MigrateCommand {
     /// item it names, and optionally `<fingerprint>~~atrp` and `bundle_id`.
     private static func googleSignIn(_ data: Data) throws -> AuthState {
         guard let items = try? JSONDecoder().decodeRefusingDeepNesting([String: String].self, from: data) else {
-            throw MigrationError(
-                .malformedItem,
+            throw MigrationError.malformedItem(
                 "The GoogleSignIn export is not a JSON object of keychain item names to string values; write it as "
                     + "{\"fingerprint\": …, \"<fingerprint>\": …}."
             )
         }
         guard let fingerprint = items[GoogleSignInLegacy.fingerprintItem], let persistence = items[fingerprint] else {
-            throw MigrationError(
-                .malformedItem, "The GoogleSignIn export lacks the fingerprint item or the item it names; export both.")
+            throw MigrationError.malformedItem(
+                "The GoogleSignIn export lacks the fingerprint item or the item it names; export both.")
         }
         guard let bundleID = items["bundle_id"] ?? GoogleSignInLegacy.bundleID(inFingerprint: fingerprint) else {
-            throw MigrationError(
-                .malformedItem, "The GoogleSignIn export does not say the app's bundle ID; add it as \"bundle_id\".")
+            throw MigrationError.malformedItem(
+                "The GoogleSignIn export does not say the app's bundle ID; add it as \"bundle_id\".")
         }
         return try GoogleSignInLegacy.decode(
             fingerprint: fingerprint,

@@ -14,13 +14,15 @@
 /// Errors are equal when their kinds are equal, whatever their reasons and places, so tests and
 /// apps compare them by kind: `error == BearerError.network("")` or `error.kind == .network`.
 /// No error ever contains a token.
-public struct BearerError: Error, Sendable {
+public struct BearerError: KindedError {
+    package static let typeName = "BearerError"
+
     /// What kind of failure this is.
     public let kind: Kind
     /// What went wrong and what to do about it, in English, without secrets; the tool shows it.
     package let reason: String
-    private let file: String
-    private let line: UInt
+    package let file: String
+    package let line: UInt
     /// How long the server asked clients to wait before trying again (`Retry-After`), if it said.
     public let retryAfter: TimeInterval?
     /// The error that caused this one, when there is one: a `URLError` for ``Kind/network``
@@ -56,28 +58,4 @@ public struct BearerError: Error, Sendable {
     public var isTransient: Bool {
         kind == .network || kind == .serverUnavailable
     }
-}
-
-extension BearerError: Hashable {
-    /// Errors are equal when their kinds are.
-    public static func == (lhs: BearerError, rhs: BearerError) -> Bool {
-        lhs.kind == rhs.kind
-    }
-
-    /// Hashes the kind.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-    }
-}
-
-extension BearerError: CustomStringConvertible {
-    /// The kind, the reason and the place it was raised.
-    public var description: String {
-        "BearerError.\(kind): \(reason) \(file):\(line)"
-    }
-}
-
-extension BearerError: LocalizedError {
-    /// The kind and the reason, so `localizedDescription` says what to do.
-    public var errorDescription: String? { "BearerError.\(kind): \(reason)" }
 }
