@@ -44,7 +44,7 @@ public struct SavedAccount: Sendable {
         self.key = key
         self.user = state.user
         self.grantedScopes = state.grantedScopes
-        self.needsSignIn = state.needsReauthentication || (state.accessToken == nil && state.refreshToken == nil)
+        self.needsSignIn = !state.canAuthorize
         self.problem = nil
     }
 
