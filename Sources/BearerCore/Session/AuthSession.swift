@@ -27,7 +27,7 @@
 ///   `Retry-After` is honoured. A stale token is never stamped to hide a failed refresh.
 /// - Every error a method throws passes through ``Configuration/rewriteError``.
 ///
-/// Its rules, the one shared run among them, are a value, ``StateMachine``; the actor performs
+/// Its rules, the one shared run among them, are a value, `AuthSession.StateMachine`; the actor performs
 /// what that value decides.
 public actor AuthSession {
     /// The key the session is saved under.
