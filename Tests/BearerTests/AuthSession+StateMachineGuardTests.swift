@@ -104,6 +104,32 @@ struct AuthSessionStateMachineGuardTests {
         return (session, transport)
     }
 
+    @Test("Plain callers and forced refreshes at once: one run at a time, each refresh using the last one's token")
+    func concurrentPlainAndForcedCallers() async throws {
+        let replies = (2...12).map { index in
+            RecordingTransport.Reply.json(
+                200,
+                #"{"access_token":"at-\#(index)","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-\#(index)"}"#
+            )
+        }
+        let (session, transport) = try await session(
+            store: InMemorySessionStore(), replies: replies, delay: .milliseconds(5))
+        clock.advance(by: 3590)
+        let tokens = try await withThrowingTaskGroup(of: String?.self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    if index.isMultiple(of: 3) { return try await session.refresh().accessToken?.value }
+                    return try await session.validAccessToken().value
+                }
+            }
+            return try await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        let sent = await transport.requests.map { $0.formBody["refresh_token"] }
+        #expect(!sent.isEmpty && sent.count <= 11, "at most one refresh per forced caller, and one for the rest")
+        #expect(sent == (1...sent.count).map { "rt-\($0)" }, "runs never overlap, so no refresh token is sent twice")
+        #expect(tokens.allSatisfy { $0 != nil && $0 != "at-1" })
+    }
+
     @Test("Sign-out and sign-in while a refresh runs wait for its lock and never meet its steps")
     func lockedOperationsDuringARun() async throws {
         let store = InMemorySessionStore()
