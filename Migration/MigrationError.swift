@@ -59,7 +59,9 @@ public struct MigrationError: KindedError {
     }
 
     /// A keyed archive or property list is malformed; the reason names what is wrong with it.
-    package static func malformedArchive(_ problem: String, file: String = #fileID, line: UInt = #line) -> MigrationError {
+    package static func malformedArchive(_ problem: String, file: String = #fileID, line: UInt = #line)
+        -> MigrationError
+    {
         MigrationError(
             .malformedArchive,
             "The keyed archive is malformed: \(problem). Export the keychain item again; if it stays malformed, "

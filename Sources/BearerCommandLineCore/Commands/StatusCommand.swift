@@ -67,7 +67,7 @@ package enum StatusCommand {
             sub: subject,
             scopes: state.grantedScopes,
             expiresAt: expiry.map(internetDateTime),
-            signInRequired: state.signInRequired,
+            signInRequired: !state.canAuthorize,
             issuer: state.server.issuer.absoluteString,
             clientID: state.client.id,
             sessionFile: profile.file

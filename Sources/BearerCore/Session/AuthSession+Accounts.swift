@@ -44,7 +44,7 @@ public struct SavedAccount: Sendable {
         self.key = key
         self.user = state.user
         self.grantedScopes = state.grantedScopes
-        self.signInRequired = state.signInRequired || (state.accessToken == nil && state.refreshToken == nil)
+        self.signInRequired = !state.canAuthorize
         self.problem = nil
     }
 

@@ -23,7 +23,7 @@ extension AuthSession {
             // Without any ID token there is nothing to renew: the server issues none (no openid
             // scope) or none with refreshes, and refreshing on every call would not change that.
             if state.idToken != nil, state.idTokenNeedsRefresh(at: self.clock.now(), leeway: leeway) {
-                state = try await self.freshState(rejecting: state.accessToken ?? AccessToken(""))
+                state = try await self.freshState(.refresh(after: state.accessToken))
             }
             guard let idToken = state.idToken, !state.idTokenNeedsRefresh(at: self.clock.now(), leeway: 0) else {
                 throw BearerError.missingIDToken(

@@ -10,7 +10,7 @@ extension AuthSession {
     /// - Parameter scope: A scope.
     /// - Returns: `true` when granted.
     public func hasGranted(_ scope: String) -> Bool {
-        lifecycle.state.hasGranted(scope)
+        machine.state.hasGranted(scope)
     }
 
     /// Builds the incremental authorization request for `scopes`: the union with the granted
@@ -28,7 +28,7 @@ extension AuthSession {
         additionalParameters: [String: String] = [:]
     ) throws -> AuthorizationRequest? {
         do {
-            return try lifecycle.state.addScopesRequest(
+            return try machine.state.addScopesRequest(
                 scopes,
                 redirectURI: redirectURI,
                 additionalParameters: additionalParameters
@@ -105,7 +105,7 @@ extension AuthSession {
 
     private func mergeHoldingLock(_ grant: AuthState) async throws -> AuthState {
         try await reloadHoldingLock()
-        let merged = try lifecycle.grantReceived(grant)
+        let merged = try machine.grantReceived(grant)
         try await save(merged)
         return merged
     }

@@ -13,7 +13,7 @@ extension AuthSession {
     }
 
     private func replaceHoldingLock(with newState: AuthState) async throws {
-        try await save(lifecycle.replaced(with: newState))
+        try await save(machine.replaced(with: newState))
     }
 
     /// Signs out on this device only: removes the stored session and forgets its tokens. Nothing
@@ -32,7 +32,7 @@ extension AuthSession {
 
     private func signOutHoldingLock() async throws {
         try await store.remove(key: key)
-        lifecycle.signedOut()
+        machine.signedOut()
         notifyObservers()
     }
 
@@ -56,9 +56,9 @@ extension AuthSession {
         // Revoke the newest tokens: a copy that cannot be read, is gone or belongs to another
         // account leaves this session's own tokens as the ones to revoke.
         try? await reloadHoldingLock()
-        let outcome = await Self.revokeGrant(of: lifecycle.state, using: transport, clock: clock)
+        let outcome = await Self.revokeGrant(of: machine.state, using: transport, clock: clock)
         try await store.remove(key: key)
-        lifecycle.signedOut()
+        machine.signedOut()
         notifyObservers()
         return outcome
     }

@@ -27,8 +27,8 @@
 ///   `Retry-After` is honoured. A stale token is never stamped to hide a failed refresh.
 /// - Every error a method throws passes through ``Configuration/rewriteError``.
 ///
-/// Its rules are written down in a lifecycle value (saved, unsaved, backing off, needing sign-in,
-/// signed out); the actor performs what that value decides.
+/// Its rules, the one shared run among them, are a value, `AuthSession.StateMachine`; the actor performs
+/// what that value decides.
 public actor AuthSession {
     /// The key the session is saved under.
     public nonisolated let key: String
@@ -38,19 +38,18 @@ public actor AuthSession {
     let store: any SessionStore
     let transport: any HTTPTransport
     let clock: WallClock
-    var lifecycle: AuthSessionLifecycle
-    private var lockedRun: Task<AuthState, any Error>?
+    var machine: StateMachine
     private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
 
     private init(
-        lifecycle: AuthSessionLifecycle,
+        machine: StateMachine,
         store: any SessionStore,
         key: String,
         transport: any HTTPTransport,
         clock: WallClock,
         configuration: Configuration
     ) {
-        self.lifecycle = lifecycle
+        self.machine = machine
         self.store = store
         self.key = key
         self.transport = transport
@@ -80,7 +79,7 @@ public actor AuthSession {
         configuration: Configuration? = nil
     ) async throws -> AuthSession {
         let session = AuthSession(
-            lifecycle: AuthSessionLifecycle(stored: state),
+            machine: StateMachine(stored: state),
             store: store,
             key: key,
             transport: transport,
@@ -117,7 +116,7 @@ public actor AuthSession {
         }
         guard let stored else { return nil }
         return AuthSession(
-            lifecycle: AuthSessionLifecycle(stored: stored),
+            machine: StateMachine(stored: stored),
             store: store,
             key: key,
             transport: transport,
@@ -129,13 +128,13 @@ public actor AuthSession {
     // MARK: - Reading the session
 
     /// The current session.
-    public var state: AuthState { lifecycle.state }
+    public var state: AuthState { machine.state }
 
     /// Whether the session can authorize requests.
-    public var canAuthorize: Bool { lifecycle.canAuthorize }
+    public var canAuthorize: Bool { machine.canAuthorize }
 
     /// The signed-in user, from the ID token.
-    public var user: AuthState.User? { lifecycle.state.user }
+    public var user: AuthState.User? { machine.state.user }
 
     // MARK: - Authorizing requests
 
@@ -172,7 +171,7 @@ public actor AuthSession {
             authorized.setBearerToken(token)
             return try await AuthorizedExchange.send(authorized, using: self.transport) {
                 var retry = request
-                retry.setBearerToken(try await self.freshAccessToken(rejecting: token))
+                retry.setBearerToken(try await self.freshAccessToken(.otherThan(token)))
                 return retry
             }
         }
@@ -186,14 +185,14 @@ public actor AuthSession {
         try await funnel { try await self.freshAccessToken() }
     }
 
-    /// Refreshes now, whatever the token's expiry, unless another refresh is in flight, whose
-    /// result is then shared.
+    /// Refreshes now, whatever the token's expiry. A refresh already under way is shared; a run
+    /// that is not refreshing is waited for, then a refresh follows.
     ///
     /// - Returns: The refreshed session.
     /// - Throws: As ``authorize(_:)->TransportRequest``.
     @discardableResult
     public func refresh() async throws -> AuthState {
-        try await funnel { try await self.freshState(rejecting: self.lifecycle.state.accessToken ?? AccessToken("")) }
+        try await funnel { try await self.freshState(.refresh(after: self.machine.state.accessToken)) }
     }
 
     // MARK: - Internals shared by the extensions
@@ -214,83 +213,9 @@ public actor AuthSession {
         try EndpointSecurity.checkDestination(
             url,
             allowedHosts: configuration.allowedHosts,
-            allowingInsecureLoopback: lifecycle.state.server.allowsInsecureLoopback
+            allowingInsecureLoopback: machine.state.server.allowsInsecureLoopback
         )
         return try await freshAccessToken()
-    }
-
-    package func freshAccessToken(rejecting staleToken: AccessToken? = nil) async throws -> AccessToken {
-        guard let token = try await freshState(rejecting: staleToken).accessToken else {
-            throw BearerError.invalidResponse("The session has no access token after a refresh.")
-        }
-        return token
-    }
-
-    /// The current session, refreshed first when its token is stale — or, with `staleToken`, when
-    /// its token is still that one (a server rejected it). Concurrent callers share one locked run.
-    func freshState(rejecting staleToken: AccessToken? = nil) async throws -> AuthState {
-        if let lockedRun { return try await lockedRun.value }
-        switch lifecycle.tokenRequested(at: clock.now(), leeway: configuration.refreshLeeway, rejecting: staleToken) {
-        case .deliver(let state):
-            return state
-        case .fail(let error):
-            throw error
-        case .reloadHoldingLock:
-            let run = Task {
-                try await self.store.withExclusiveAccess(to: self.key) {
-                    try await self.freshStateHoldingLock(rejecting: staleToken)
-                }
-            }
-            lockedRun = run
-            defer { lockedRun = nil }
-            return try await run.value
-        }
-    }
-
-    private func freshStateHoldingLock(rejecting staleToken: AccessToken?) async throws -> AuthState {
-        try await reloadHoldingLock()
-        var hasRefreshed = false
-        while true {
-            let step = lifecycle.nextStepHoldingLock(
-                at: clock.now(),
-                leeway: configuration.refreshLeeway,
-                rejecting: staleToken,
-                hasRefreshed: hasRefreshed
-            )
-            switch step {
-            case .deliver(let state):
-                return state
-            case .fail(let error):
-                throw error
-            case .save(let state):
-                try await save(state)
-            case .refresh(let state):
-                hasRefreshed = true
-                do {
-                    let refreshed = try await state.refreshed(
-                        using: transport,
-                        additionalParameters: configuration.additionalRefreshParameters(state),
-                        clock: clock
-                    )
-                    lifecycle.refreshSucceeded(refreshed)
-                } catch {
-                    if let failure = lifecycle.refreshFailed(error, at: clock.now()) { throw failure }
-                }
-            }
-        }
-    }
-
-    /// Catches up with the stored copy; must run under the store's lock.
-    func reloadHoldingLock() async throws {
-        let stored = try await store.load(key: key)
-        if try lifecycle.storedCopyLoaded(stored) { notifyObservers() }
-    }
-
-    /// Saves `state`; observers hear of it once it is saved. When the save fails the state stays
-    /// in memory, unsaved, and is saved again before it is used.
-    func save(_ state: AuthState) async throws {
-        try await store.save(state, key: key)
-        if lifecycle.saveSucceeded(state) { notifyObservers() }
     }
 
     // MARK: - Changes
@@ -314,6 +239,6 @@ public actor AuthSession {
     }
 
     func notifyObservers() {
-        for continuation in observers.values { continuation.yield(lifecycle.state) }
+        for continuation in observers.values { continuation.yield(machine.state) }
     }
 }

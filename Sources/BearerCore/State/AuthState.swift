@@ -166,6 +166,13 @@ public struct AuthState: Sendable, Hashable {
     /// Whether the user must sign in again before this session can be used.
     public var signInRequired: Bool { signInRequiredError != nil }
 
+    /// Whether this session can authorize requests: it needs no new sign-in and holds an access
+    /// token or a refresh token. The one rule for "is this session usable", read by the session,
+    /// the account list and the tool.
+    package var canAuthorize: Bool {
+        !signInRequired && (accessToken != nil || refreshToken != nil)
+    }
+
     /// Whether `scope` has been granted; Google's aliases count as the same scope (`email` is
     /// `https://www.googleapis.com/auth/userinfo.email`, `profile` likewise).
     ///

@@ -1,0 +1,108 @@
+extension AuthSession {
+    /// What a caller needs from the session.
+    enum Need: Sendable {
+        /// A token that is fresh now.
+        case freshToken
+        /// A token refreshed after `seen`, the one the caller saw, whatever its expiry.
+        case refresh(after: AccessToken?)
+        /// A token other than this one, which a server rejected.
+        case otherThan(AccessToken)
+    }
+
+    /// A fresh access token that serves `need`.
+    func freshAccessToken(_ need: Need = .freshToken) async throws -> AccessToken {
+        guard let token = try await freshState(need).accessToken else {
+            throw BearerError.invalidResponse("The session has no access token after a refresh.")
+        }
+        return token
+    }
+
+    /// The current session, once it serves `need`: the state machine answers at once, or has the
+    /// caller start, join or wait for the one locked run.
+    func freshState(_ need: Need = .freshToken) async throws -> AuthState {
+        while true {
+            let now = clock.now()
+            let leeway = configuration.refreshLeeway
+            let action =
+                switch need {
+                case .freshToken: machine.tokenRequested(at: now, leeway: leeway)
+                case .refresh(let seen): machine.refreshRequested(after: seen, at: now, leeway: leeway)
+                case .otherThan(let token): machine.tokenRejected(token, at: now, leeway: leeway)
+                }
+            switch action {
+            case .deliver(let state):
+                return state
+            case .fail(let failure):
+                throw failure.error
+            case .join(let run):
+                return try await run.value
+            case .waitForRun(let run):
+                _ = try? await run.value
+            case .startRun:
+                let run = Task { try await self.performRun() }
+                machine.runStarted(run)
+                return try await run.value
+            }
+        }
+    }
+
+    /// The body of a run: the locked steps under the store's lock. The run ends in the machine
+    /// before its task returns, so no caller resuming from it finds it still in progress.
+    private func performRun() async throws -> AuthState {
+        do {
+            let state = try await store.withExclusiveAccess(to: key) { try await self.runHoldingLock() }
+            machine.runEnded()
+            return state
+        } catch {
+            machine.runEnded()
+            throw error
+        }
+    }
+
+    private func runHoldingLock() async throws -> AuthState {
+        try await reloadHoldingLock()
+        while true {
+            switch machine.nextStepHoldingLock(at: clock.now(), leeway: configuration.refreshLeeway) {
+            case .deliver(let state):
+                return state
+            case .fail(let failure):
+                throw failure.error
+            case .save(let state):
+                try await save(state)
+            case .refresh(let state):
+                let refreshed: AuthState
+                do {
+                    refreshed = try await state.refreshed(
+                        using: transport,
+                        additionalParameters: configuration.additionalRefreshParameters(state),
+                        clock: clock
+                    )
+                } catch {
+                    switch machine.refreshFailed(error, at: clock.now()) {
+                    case .fail(let failure): throw failure.error
+                    case .nextStep: continue
+                    }
+                }
+                machine.refreshSucceeded(refreshed)
+            }
+        }
+    }
+
+    /// Catches up with the stored copy; must run under the store's lock.
+    func reloadHoldingLock() async throws {
+        let stored = try await store.load(key: key)
+        switch machine.storedCopyLoaded(stored) {
+        case .unchanged: break
+        case .adopted: notifyObservers()
+        case .fail(let failure): throw failure.error
+        }
+    }
+
+    /// Saves `state`, the unsaved state, under the store's lock; observers hear of it once it is
+    /// saved. When the save fails the state stays in memory, unsaved, and is saved before use.
+    func save(_ state: AuthState) async throws {
+        try await store.save(state, key: key)
+        machine.saveSucceeded(state)
+        notifyObservers()
+    }
+}

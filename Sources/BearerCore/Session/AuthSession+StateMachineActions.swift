@@ -1,0 +1,158 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension AuthSession.StateMachine {
+    /// An error as an ``AuthSession/StateMachine`` action carries it, so actions can be compared:
+    /// equal to another when both are ``BearerError``s of the same kind, equal ``OAuthError``s, or
+    /// errors of the same other type that describe themselves the same way.
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The error to throw.
+        package let error: any Error
+
+        /// Wraps `error`.
+        package init(_ error: any Error) {
+            self.error = error
+        }
+
+        /// The wrapped error's description.
+        package var description: String { "\(error)" }
+
+        /// See the type's summary.
+        package static func == (lhs: Failure, rhs: Failure) -> Bool {
+            switch (lhs.error, rhs.error) {
+            case (let left as BearerError, let right as BearerError): return left == right
+            case (let left as OAuthError, let right as OAuthError): return left == right
+            default: break
+            }
+            return type(of: lhs.error) == type(of: rhs.error) && "\(lhs.error)" == "\(rhs.error)"
+        }
+    }
+
+    /// Where the session stands: the state is the stored copy (`saved`) or newer and saved before
+    /// use (`unsaved`); a refresh failed and the server asked to wait (`backingOff`, a stale token
+    /// fails until `until`); the grant is gone (`signInRequired`); it was signed out (`signedOut`).
+    enum Phase: Sendable {
+        case saved(AuthState)
+        case unsaved(AuthState)
+        case backingOff(AuthState, until: Date, failure: Failure)
+        case signInRequired(AuthState)
+        case signedOut(AuthState)
+
+        var name: String {
+            switch self {
+            case .saved: "saved"
+            case .unsaved: "unsaved"
+            case .backingOff: "backingOff"
+            case .signInRequired: "signInRequired"
+            case .signedOut: "signedOut"
+            }
+        }
+
+        var state: AuthState {
+            switch self {
+            case .saved(let s), .unsaved(let s), .backingOff(let s, _, _), .signInRequired(let s), .signedOut(let s): s
+            }
+        }
+    }
+
+    /// What a run's callers need: a fresh token other than those they saw rejected or refresh.
+    struct Need: Sendable {
+        var otherThan: Set<AccessToken> = []
+
+        /// Whether `state`'s token serves callers with this need at `now`, without a refresh.
+        func isServed(by state: AuthState, at now: Date, leeway: TimeInterval) -> Bool {
+            guard let token = state.accessToken, !otherThan.contains(token) else { return false }
+            return !state.needsRefresh(at: now, leeway: leeway)
+        }
+    }
+
+    /// The run in progress: its task, what its callers need, and how far it has got.
+    struct LockedRun: Sendable {
+        let task: Run
+        var need: Need
+        var refreshUnderway = false
+        var hasRefreshed = false
+        /// Whether the run has delivered or failed; it still holds the lock until it ends.
+        var hasDecided = false
+    }
+
+    /// The locked run that answers a caller: the store's lock taken, the stored copy reloaded, then
+    /// ``AuthSession/StateMachine/nextStepHoldingLock(at:leeway:)`` until it delivers or fails.
+    /// Every caller that joins it gets its result.
+    package typealias Run = Task<AuthState, any Error>
+
+    /// What to do when a caller asks for a token, before taking any lock.
+    package enum TokenAction: Sendable, Equatable {
+        /// The state's token serves this caller: use it.
+        case deliver(AuthState)
+        /// Fail at once.
+        case fail(Failure)
+        /// Start the one locked run (a task running the locked steps), report it with
+        /// ``AuthSession/StateMachine/runStarted(_:)`` and await its result.
+        case startRun
+        /// A run is deciding and serves this caller too: await its result.
+        case join(Run)
+        /// The run in progress has decided and cannot serve this caller (it hands out the token the
+        /// server rejected, or did not refresh when a refresh was asked for): await its end, then
+        /// ask again.
+        case waitForRun(Run)
+    }
+
+    /// What to do next while holding the store's lock.
+    package enum LockedAction: Sendable, Equatable {
+        /// The state's token serves the run: return it (the run has decided).
+        case deliver(AuthState)
+        /// Fail the run (it has decided).
+        case fail(Failure)
+        /// Save this state, report ``AuthSession/StateMachine/saveSucceeded(_:)``, then ask again.
+        case save(AuthState)
+        /// Refresh this state, then report ``AuthSession/StateMachine/refreshSucceeded(_:)`` or
+        /// ``AuthSession/StateMachine/refreshFailed(_:at:)``.
+        case refresh(AuthState)
+    }
+
+    /// What to do after a refresh failed.
+    package enum RefreshFailedAction: Sendable, Equatable {
+        /// Fail the run with this error.
+        case fail(Failure)
+        /// The session was marked as needing a new sign-in; ask for the next step (the mark's save).
+        case nextStep
+    }
+
+    /// What the stored copy, read under the lock, changed.
+    package enum StoredCopyAction: Sendable, Equatable {
+        /// Nothing changed.
+        case unchanged
+        /// The session took the stored copy: observers must hear of it.
+        case adopted
+        /// Fail: the copy is gone (the session is now signed out) or belongs to another account.
+        case fail(Failure)
+    }
+}
+
+extension AuthSession.StateMachine.Failure {
+    static let copyGone = "The session was signed out (its saved copy is gone); sign in again."
+    static let otherAccount =
+        "Another account has signed in under this session's key; restore the session to use that account."
+
+    /// The error for a session whose grant is gone, naming the server's error when it is known.
+    static func signInRequired(_ error: OAuthError?) -> Self {
+        guard let error else {
+            return Self(BearerError.signInRequired("The session's grant is no longer valid; sign in again."))
+        }
+        var reason = "The session's grant is no longer valid (\(error.code)"
+        if let description = error.errorDescription { reason += ": \(description)" }
+        reason += "); the user must sign in again."
+        return Self(BearerError.signInRequired(reason))
+    }
+
+    /// How long the server asked to wait before the next refresh, if it said.
+    static func retryAfter(of error: any Error) -> TimeInterval? {
+        if let error = error as? BearerError { return error.retryAfter }
+        if let error = error as? OAuthError { return error.retryAfter }
+        return nil
+    }
+}
