@@ -348,7 +348,7 @@ struct AgentAttemptTests {
         #expect(attempt.isFinished)
     }
 
-    @Test("A task cancelled before or while the sheet shows gets CancellationError, not the sheet's cancel")
+    @Test("A task cancelled before or while the sheet shows gets CancellationError, whatever the sheet says later")
     func cancellation() async throws {
         let early = AgentAttempt()
         early.cancel()
@@ -360,6 +360,13 @@ struct AgentAttemptTests {
         late.cancel()
         late.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
         await #expect(throws: CancellationError.self) { try await waiting.value }
+
+        let answeredAfter = AgentAttempt()
+        answeredAfter.cancel()
+        answeredAfter.finish(redirect: Fixtures.url("myapp:/cb?code=c&state=s"), error: nil)
+        await #expect(throws: CancellationError.self, "a redirect after the cancel is ignored") {
+            try await outcome(of: answeredAfter)
+        }
     }
 
     @Test("A user's cancel is CancellationError; a sheet that cannot start is a typed failure")
