@@ -13,5 +13,5 @@ public enum ExitCode: Int32, Sendable {
     /// The server is unreachable or failing; try again later.
     case unavailable = 69
     /// The user must sign in again (`bearer login`).
-    case reauthenticationNeeded = 77
+    case signInRequired = 77
 }

@@ -21,7 +21,7 @@ public actor FakeAuthorizer: Authorizer {
     /// The access token stamped on requests; ``setToken(_:)`` changes it, as a refresh would.
     public private(set) var token: String
     /// The error ``authorize(_:)`` throws, when set: ``BearerError`` with kind
-    /// ``BearerError/Kind/needsReauthentication`` for a user who must sign in again, for example.
+    /// ``BearerError/Kind/signInRequired`` for a user who must sign in again, for example.
     public private(set) var failure: (any Error)?
     /// The signed-in user the fake reports.
     public private(set) var user: AuthState.User?
@@ -75,8 +75,7 @@ public actor FakeAuthorizer: Authorizer {
         let url = request.url
         let scheme = url?.scheme?.lowercased()
         guard scheme == "https" || (scheme == "http" && EndpointSecurity.isLoopback(host: url?.host ?? "")) else {
-            throw BearerError(
-                .insecureEndpoint,
+            throw BearerError.insecureEndpoint(
                 "\(url?.absoluteString ?? "The request") is not https; a token is never sent in clear."
             )
         }

@@ -375,7 +375,7 @@ struct AgentAttemptTests {
         closed.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
         await #expect(throws: CancellationError.self) { try await outcome(of: closed) }
         let failed = AgentAttempt()
-        failed.fail(BearerError(.agentFailed, "could not start"))
+        failed.fail(BearerError.agentFailed("could not start"))
         let error = await #expect(throws: BearerError.self) { try await outcome(of: failed) }
         #expect(error?.kind == .agentFailed)
     }

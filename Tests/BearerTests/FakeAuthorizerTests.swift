@@ -44,12 +44,12 @@ struct FakeAuthorizerTests {
         #expect(clear?.kind == .insecureEndpoint)
         let local = try await authorizer.authorize(URLRequest(url: Fixtures.url("http://127.0.0.1:8080/files")))
         #expect(local.value(forHTTPHeaderField: "Authorization") == "Bearer test-access-token")
-        await authorizer.fail(with: BearerError(.needsReauthentication, "sign in again"))
+        await authorizer.fail(with: BearerError.signInRequired("sign in again"))
         #expect(await !authorizer.canAuthorize)
         let failed = await #expect(throws: BearerError.self) {
             try await authorizer.authorize(URLRequest(url: Fixtures.url("https://api.example.com/files")))
         }
-        #expect(failed?.kind == .needsReauthentication)
+        #expect(failed?.kind == .signInRequired)
     }
 
     @Test("An app's code runs against the fake and a recording transport, with no server")

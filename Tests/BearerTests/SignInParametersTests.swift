@@ -69,12 +69,12 @@ struct SignInParametersTests {
     func revocationOutcomesAreEquatable() {
         #expect(RevocationOutcome.revoked == .revoked)
         #expect(RevocationOutcome.notRevoked != .revoked)
-        let offline = RevocationOutcome.failed(BearerError(.network, "offline"))
-        #expect(offline == .failed(BearerError(.network, "another reason")), "BearerErrors compare by kind")
-        #expect(offline != .failed(BearerError(.serverError, "offline")))
+        let offline = RevocationOutcome.failed(BearerError.network("offline"))
+        #expect(offline == .failed(BearerError.network("another reason")), "BearerErrors compare by kind")
+        #expect(offline != .failed(BearerError.serverUnavailable("offline")))
         #expect(
             RevocationOutcome.failed(OAuthError(code: .invalidClient)) == .failed(OAuthError(code: .invalidClient)))
-        #expect(RevocationOutcome.failed(OAuthError(code: .invalidClient)) != .failed(BearerError(.network, "x")))
+        #expect(RevocationOutcome.failed(OAuthError(code: .invalidClient)) != .failed(BearerError.network("x")))
         #expect(RevocationOutcome.failed(CancellationError()) == .failed(CancellationError()))
         #expect(offline != .revoked)
     }

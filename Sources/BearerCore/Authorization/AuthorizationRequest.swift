@@ -85,15 +85,13 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     ) throws {
         try server.checkSecure(server.authorizationEndpoint)
         if let overriding = additionalParameters.keys.sorted().first(where: Self.standardParameterNames.contains) {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "The extra parameter \"\(overriding)\" would replace one that Bearer sets itself; remove it."
             )
         }
         try Scopes.check(scopes)
         guard let redirectURI = redirectURI ?? client.redirectURI else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "The client \(client.id) has no redirect URI and the agent brings none; give the client the "
                     + "redirect URI registered for it, or sign in with LoopbackAgent."
             )

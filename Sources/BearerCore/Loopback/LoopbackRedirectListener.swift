@@ -74,8 +74,7 @@ package final class LoopbackRedirectListener: Sendable {
     ///   is in progress.
     package func waitForRedirect(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
         guard waiting.begin() else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "This loopback agent is already waiting for a sign-in; finish or cancel that one first."
             )
         }
@@ -89,8 +88,7 @@ package final class LoopbackRedirectListener: Sendable {
                 }
                 if !started {
                     continuation.resume(
-                        throwing: BearerError(
-                            .invalidConfiguration,
+                        throwing: BearerError.invalidConfiguration(
                             "The system refused a thread for the loopback listener; close other programs and try again."
                         ))
                 }
@@ -114,8 +112,7 @@ package final class LoopbackRedirectListener: Sendable {
             if stop.isSignalled { throw CancellationError() }
             let now = ContinuousClock.now
             guard now < deadline else {
-                throw BearerError(
-                    .timedOut,
+                throw BearerError.timedOut(
                     "No answer came from the browser in time; start the sign-in again and finish it sooner."
                 )
             }

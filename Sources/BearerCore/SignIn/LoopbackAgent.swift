@@ -61,8 +61,7 @@ public struct LoopbackAgent: AuthorizationAgent {
     ///   the opener throws.
     public func present(_ request: AuthorizationRequest) async throws -> URL {
         guard request.redirectURI == listener.redirectURI else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "The request redirects to \(request.redirectURI.absoluteString), not to this agent's "
                     + "\(listener.redirectURI.absoluteString); build the request with the agent's redirectURI."
             )

@@ -50,8 +50,7 @@ extension AuthState {
     ///   session is then unchanged.
     package func merging(additionalGrant grant: AuthState) throws -> AuthState {
         if !mayBeSameUser(as: grant) {
-            throw BearerError(
-                .userMismatch,
+            throw BearerError.userMismatch(
                 "The new grant belongs to another account than the signed-in one; the session was not changed. "
                     + "Ask the user to choose the same account."
             )
@@ -61,7 +60,7 @@ extension AuthState {
         if merged.user == nil { merged.user = user }
         if merged.idToken == nil { merged.idToken = idToken }
         merged.requestedScopes = Scopes.deduplicated(requestedScopes + grant.requestedScopes)
-        merged.reauthenticationError = nil
+        merged.signInRequiredError = nil
         merged.metadata = metadata.merging(grant.metadata) { _, new in new }
         return merged
     }

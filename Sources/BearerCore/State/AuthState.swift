@@ -54,7 +54,7 @@ public struct AuthState: Sendable, Hashable {
     /// requires a sign-in), `invalid_grant` without an HTTP status when the refresh token's
     /// `refresh_token_expires_in` has passed, or `login_required` without an HTTP status when a
     /// refreshed ID token names another user (the new tokens are kept, so signing out revokes them).
-    public var reauthenticationError: OAuthError?
+    public var signInRequiredError: OAuthError?
     /// The fields of the last token answer that Bearer does not interpret, as they came (AppAuth's
     /// `additionalParameters`), such as a server's `server_code`: `state.additionalParameters["server_code"]?.stringValue`.
     /// At most 16 KiB of JSON, no field nested more than 16 levels deep, are kept.
@@ -78,7 +78,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - grantedScopes: The granted scopes.
     ///   - requestedScopes: The requested scopes.
     ///   - user: The user.
-    ///   - reauthenticationError: Set when the user must sign in again.
+    ///   - signInRequiredError: Set when the user must sign in again.
     ///   - additionalParameters: Other token-response fields.
     ///   - metadata: Values kept for other formats.
     package init(
@@ -94,7 +94,7 @@ public struct AuthState: Sendable, Hashable {
         grantedScopes: [String] = [],
         requestedScopes: [String] = [],
         user: User? = nil,
-        reauthenticationError: OAuthError? = nil,
+        signInRequiredError: OAuthError? = nil,
         additionalParameters: [String: JSONValue] = [:],
         metadata: [String: String] = [:]
     ) {
@@ -110,7 +110,7 @@ public struct AuthState: Sendable, Hashable {
         self.grantedScopes = grantedScopes
         self.requestedScopes = requestedScopes
         self.user = user
-        self.reauthenticationError = reauthenticationError
+        self.signInRequiredError = signInRequiredError
         self.additionalParameters = additionalParameters
         self.metadata = metadata
     }
@@ -130,7 +130,7 @@ public struct AuthState: Sendable, Hashable {
     }
 
     /// Whether the user must sign in again before this session can be used.
-    public var needsReauthentication: Bool { reauthenticationError != nil }
+    public var signInRequired: Bool { signInRequiredError != nil }
 
     /// Whether `scope` has been granted; Google's aliases count as the same scope (`email` is
     /// `https://www.googleapis.com/auth/userinfo.email`, `profile` likewise).
@@ -154,7 +154,7 @@ extension AuthState: RedactedDescription {
             "expiresAt: \(accessTokenExpiresAt.map { "\($0)" } ?? "unknown")",
             "refreshToken: \(refreshToken == nil ? "none" : "<redacted>")",
         ]
-        if let reauthenticationError { parts.append("needs re-authentication: \(reauthenticationError.code)") }
+        if let signInRequiredError { parts.append("needs re-authentication: \(signInRequiredError.code)") }
         return "AuthState(\(parts.joined(separator: ", ")))"
     }
 }

@@ -84,8 +84,8 @@ package struct TokenResponse: Sendable, Hashable {
     ///   - response: The HTTP response.
     ///   - receivedAt: When it arrived, against which a `Retry-After` date is read.
     /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` with kind
-    ///   ``BearerError/Kind/unexpectedResponse``, ``BearerError/Kind/serverError``,
-    ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/unsupportedTokenType`` or
+    ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/serverUnavailable``,
+    ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/invalidResponse`` or
     ///   ``BearerError/Kind/invalidIDToken`` otherwise.
     package init(response: TransportResponse, receivedAt: Date) throws {
         let object = try OAuthEndpoint.jsonObject(
@@ -100,20 +100,18 @@ package struct TokenResponse: Sendable, Hashable {
     ///
     /// - Parameter json: The JSON object.
     /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse``,
-    ///   ``BearerError/Kind/unsupportedTokenType`` or ``BearerError/Kind/invalidIDToken``.
+    ///   ``BearerError/Kind/invalidResponse`` or ``BearerError/Kind/invalidIDToken``.
     package init(json: [String: JSONValue]) throws {
         guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
-            throw BearerError(
-                .invalidResponse,
+            throw BearerError.invalidResponse(
                 "The token response has no access_token (RFC 6749 §5.1); the server is misconfigured."
             )
         }
         guard let tokenType = json["token_type"]?.stringValue else {
-            throw BearerError(.invalidResponse, "The token response has no token_type (RFC 6749 §5.1).")
+            throw BearerError.invalidResponse("The token response has no token_type (RFC 6749 §5.1).")
         }
         guard tokenType.lowercased() == "bearer" else {
-            throw BearerError(
-                .unsupportedTokenType,
+            throw BearerError.invalidResponse(
                 "The server issued a \"\(tokenType)\" token; Bearer supports only Bearer tokens (RFC 6750)."
             )
         }
@@ -122,14 +120,14 @@ package struct TokenResponse: Sendable, Hashable {
         var refreshToken: RefreshToken?
         if let value = json["refresh_token"], value != .null {
             guard let token = value.stringValue, !token.isEmpty else {
-                throw BearerError(.invalidResponse, "The token response's refresh_token is not a string.")
+                throw BearerError.invalidResponse("The token response's refresh_token is not a string.")
             }
             refreshToken = RefreshToken(token)
         }
         var idToken: IDToken?
         if let value = json["id_token"], value != .null {
             guard let token = value.stringValue else {
-                throw BearerError(.invalidIDToken, "The token response's id_token is not a string.")
+                throw BearerError.invalidIDToken("The token response's id_token is not a string.")
             }
             idToken = try IDToken(token)
         }
@@ -153,7 +151,7 @@ package struct TokenResponse: Sendable, Hashable {
     private static func lifetime(_ json: [String: JSONValue], _ name: String) throws -> TimeInterval? {
         guard let value = json[name], value != .null else { return nil }
         guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0 else {
-            throw BearerError(.invalidResponse, "The token response's \(name) is not a number of seconds.")
+            throw BearerError.invalidResponse("The token response's \(name) is not a number of seconds.")
         }
         return min(seconds, maximumLifetime)
     }
