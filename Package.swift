@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "Bearer", targets: ["Bearer"]),
         .library(name: "BearerMigration", targets: ["BearerMigration"]),
+        // Fakes for an app's own unit tests: a recording transport, a test clock, a fake Authorizer.
+        .library(name: "BearerTesting", targets: ["BearerTesting"]),
         .executable(name: "bearer", targets: ["BearerCLI"]),
         .executable(name: "bearer-full", targets: ["BearerFullCLI"]),
     ],
@@ -20,23 +22,29 @@ let package = Package(
         .target(name: "BearerCore"),
         .target(name: "Bearer", dependencies: ["BearerCore"]),
         .target(name: "BearerMigration", dependencies: ["Bearer"], path: "Migration"),
-        .target(name: "BearerTestSupport", dependencies: ["Bearer"], path: "Tests/BearerTestSupport"),
+        .target(name: "BearerTesting", dependencies: ["Bearer"]),
+        .target(name: "BearerTestSupport", dependencies: ["Bearer", "BearerTesting"], path: "Tests/BearerTestSupport"),
         .target(name: "BearerCommandLineCore", dependencies: ["BearerCore"]),
         .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration", "BearerCommandLineCore"]),
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
-        .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
-        .testTarget(name: "BearerCommandLineTests", dependencies: ["BearerCommandLine", "BearerTestSupport"]),
+        .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTesting", "BearerTestSupport"]),
+        .testTarget(
+            name: "BearerCommandLineTests",
+            dependencies: ["BearerCommandLine", "BearerTesting", "BearerTestSupport"]
+        ),
         .testTarget(
             name: "BearerMigrationTests",
-            dependencies: ["BearerMigration", "BearerTestSupport"],
+            dependencies: ["BearerMigration", "BearerTesting", "BearerTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Bearer", "BearerTestSupport", "BearerSessionProbe", "BearerCLI", "BearerFullCLI"],
+            dependencies: [
+                "Bearer", "BearerTesting", "BearerTestSupport", "BearerSessionProbe", "BearerCLI", "BearerFullCLI",
+            ],
             exclude: ["Server"]
         ),
     ],

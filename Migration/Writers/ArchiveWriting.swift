@@ -24,7 +24,7 @@ enum ArchiveWriting {
             ("response_type", .object(archive.string("code"))),
             ("client_id", .object(archive.string(client.id))),
             ("scope", .object(archive.string(requestedScope))),
-            ("redirect_uri", .object(archive.url(client.redirectURI))),
+            ("redirect_uri", .object(archive.url(client.redirectURI ?? LegacyDefaults.outOfBandRedirect))),
             ("additionalParameters", .object(archive.dictionary([:]))),
         ]
         if let secret = client.secret {
@@ -40,7 +40,7 @@ enum ArchiveWriting {
             ("configuration", .object(configuration)),
             ("grant_type", .object(archive.string("refresh_token"))),
             ("client_id", .object(archive.string(client.id))),
-            ("redirect_uri", .object(archive.url(client.redirectURI))),
+            ("redirect_uri", .object(archive.url(client.redirectURI ?? LegacyDefaults.outOfBandRedirect))),
             ("scope", .object(archive.string(scope))),
             ("additionalParameters", .object(archive.dictionary([:]))),
         ]

@@ -54,7 +54,7 @@ struct CommandFixture {
                 tokenEndpoint: issuerURL.appendingPathComponent("token"),
                 revocationEndpoint: revocation.flatMap { URL(string: $0) }
             ),
-            client: Client(id: "tool", redirectURI: try #require(URL(string: "http://127.0.0.1/callback"))),
+            client: Client(id: "tool", redirectURI: try #require(URL(string: "http://127.0.0.1/callback")) as URL),
             accessToken: AccessToken("cli-access-token"),
             accessTokenExpiresAt: Date(timeIntervalSince1970: 1_800_003_600),
             refreshToken: RefreshToken("cli-refresh-token"),

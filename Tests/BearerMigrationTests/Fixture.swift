@@ -19,6 +19,6 @@ enum Fixture {
         "com.googleusercontent.apps.223520599684-kg64hfn0h950oureqacja2fltg00msv3:/oauth2callback"
 
     static func googleClient() throws -> Client {
-        Client(id: googleClientID, redirectURI: try #require(URL(string: googleRedirect)))
+        Client(id: googleClientID, redirectURI: try #require(URL(string: googleRedirect)) as URL)
     }
 }

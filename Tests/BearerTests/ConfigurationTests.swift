@@ -12,7 +12,7 @@ struct ConfigurationTests {
     @Test("A Google iOS client redirects to the reversed client ID with one slash")
     func googleiOSRedirect() throws {
         let client = try Client.googleiOS(clientID: "123-abc.apps.googleusercontent.com")
-        #expect(client.redirectURI.absoluteString == "com.googleusercontent.apps.123-abc:/oauth2callback")
+        #expect(client.redirectURI?.absoluteString == "com.googleusercontent.apps.123-abc:/oauth2callback")
         #expect(client.id == "123-abc.apps.googleusercontent.com")
         #expect(client.secret == nil)
         #expect(throws: BearerError.self) { try Client.googleiOS(clientID: "") }
@@ -23,7 +23,7 @@ struct ConfigurationTests {
     func googleiOSRedirectIsLowercased() throws {
         let upper = try Client.googleiOS(clientID: "123-ABC.apps.googleusercontent.com")
         let lower = try Client.googleiOS(clientID: "123-abc.apps.googleusercontent.com")
-        #expect(upper.redirectURI.absoluteString == "com.googleusercontent.apps.123-abc:/oauth2callback")
+        #expect(upper.redirectURI?.absoluteString == "com.googleusercontent.apps.123-abc:/oauth2callback")
         #expect(upper.redirectURI == lower.redirectURI)
         #expect(upper.id == "123-ABC.apps.googleusercontent.com")
     }

@@ -77,6 +77,29 @@ struct DeviceAuthorizationTests {
         #expect(await transport.requests.first?.formBody["scope"] == "email")
     }
 
+    @Test("Progress is awaited: a report that updates a UI on the main actor ends before the next poll")
+    func progressIsAwaited() async throws {
+        let clock = TestClock(Fixtures.epoch)
+        let transport = RecordingTransport(replies: [
+            start,
+            .json(400, #"{"error":"authorization_pending"}"#),
+            .json(400, #"{"error":"slow_down"}"#),
+            .json(200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600}"#),
+        ])
+        let device = try await DeviceAuthorization.start(
+            server: server, client: Client(id: "tv-app"), scopes: ["email"], using: transport, clock: clock.wallClock)
+        let waits = Waits(clock)
+        let sentWhenReported = Recorder<Int>()
+        let report: @Sendable (DeviceSignInProgress) async -> Void = { _ in
+            await MainActor.run {}  // as a UI update would
+            sentWhenReported.record(await transport.requests.count)
+        }
+        _ = try await device.waitForApproval(
+            using: transport, clock: clock.wallClock, sleep: { waits.wait($0) }, progress: report)
+        // Before the first poll, after the first, after the second (slow_down, then its wait).
+        #expect(sentWhenReported.all == [1, 2, 3, 3])
+    }
+
     @Test("Stops with a typed error when the user denies or the code expires")
     func stops() async throws {
         let clock = TestClock(Fixtures.epoch)

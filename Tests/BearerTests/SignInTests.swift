@@ -11,20 +11,23 @@ import Testing
 final class ScriptedAgent: AuthorizationAgent, @unchecked Sendable {
     private let lock = NSLock()
     private var shown: [AuthorizationRequest] = []
-    private let answer: @Sendable (AuthorizationRequest) throws -> AuthorizationAgentOutcome
+    private let answer: @Sendable (AuthorizationRequest) throws -> URL
 
-    init(_ answer: @escaping @Sendable (AuthorizationRequest) throws -> AuthorizationAgentOutcome) {
+    init(_ answer: @escaping @Sendable (AuthorizationRequest) throws -> URL) {
         self.answer = answer
     }
 
+    /// Closes the page, as a user who gives up.
+    static var closing: ScriptedAgent { ScriptedAgent { _ in throw CancellationError() } }
+
     /// Answers with the code `code` and the request's state.
     static func approving(code: String = "the-code") -> ScriptedAgent {
-        ScriptedAgent { .redirect(Fixtures.redirect(for: $0, query: "state=\($0.state)&code=\(code)")) }
+        ScriptedAgent { Fixtures.redirect(for: $0, query: "state=\($0.state)&code=\(code)") }
     }
 
     var presented: [AuthorizationRequest] { lock.withLock { shown } }
 
-    func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+    func present(_ request: AuthorizationRequest) async throws -> URL {
         lock.withLock { shown.append(request) }
         return try answer(request)
     }
@@ -40,11 +43,10 @@ struct SignInTests {
         let store = InMemorySessionStore()
         let agent = ScriptedAgent.approving()
         let transport = RecordingTransport(replies: [Self.tokens])
-        let outcome = try await AuthSession.signIn(
+        let session = try await AuthSession.signIn(
             to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"], using: agent, store: store,
             key: "work", additionalParameters: ["login_hint": "user@example.com"], transport: transport,
             clock: .fixed(Fixtures.epoch))
-        let session = try #require(outcome.session)
         let presented = try #require(agent.presented.first)
         #expect(presented.scopes == ["email"])
         #expect(presented.redirectURI == Fixtures.publicClient.redirectURI)
@@ -58,14 +60,15 @@ struct SignInTests {
         #expect(session.key == "work")
     }
 
-    @Test("A cancelled sign-in is an outcome, not an error, and saves nothing")
+    @Test("A cancelled sign-in throws CancellationError, the one way a cancel arrives, and saves nothing")
     func cancelSavesNothing() async throws {
         let store = InMemorySessionStore()
         let transport = RecordingTransport(replies: [])
-        let outcome = try await AuthSession.signIn(
-            to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"],
-            using: ScriptedAgent { _ in .cancelled }, store: store, transport: transport)
-        #expect(outcome.session == nil)
+        await #expect(throws: CancellationError.self) {
+            _ = try await AuthSession.signIn(
+                to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"],
+                using: ScriptedAgent.closing, store: store, transport: transport)
+        }
         #expect(await transport.requests.isEmpty)
         #expect(try await store.keys().isEmpty)
     }
@@ -74,7 +77,7 @@ struct SignInTests {
     func deniedIsTyped() async throws {
         let store = InMemorySessionStore()
         let denying = ScriptedAgent {
-            .redirect(Fixtures.redirect(for: $0, query: "error=access_denied&state=\($0.state)"))
+            Fixtures.redirect(for: $0, query: "error=access_denied&state=\($0.state)")
         }
         let error = await #expect(throws: OAuthError.self) {
             _ = try await AuthSession.signIn(
@@ -89,7 +92,7 @@ struct SignInTests {
     func forgedRedirectIsRefused() async throws {
         let store = InMemorySessionStore()
         let transport = RecordingTransport(replies: [Self.tokens])
-        let forging = ScriptedAgent { .redirect(Fixtures.redirect(for: $0, query: "state=forged&code=stolen")) }
+        let forging = ScriptedAgent { Fixtures.redirect(for: $0, query: "state=forged&code=stolen") }
         let error = await #expect(throws: BearerError.self) {
             _ = try await AuthSession.signIn(
                 to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"], using: forging, store: store,
@@ -104,25 +107,25 @@ struct SignInTests {
     func agentRedirectURIIsUsed() async throws {
         struct LoopbackLike: AuthorizationAgent {
             var redirectURI: URL? { Fixtures.url("http://127.0.0.1:50000/callback") }
-            func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+            func present(_ request: AuthorizationRequest) async throws -> URL {
                 #expect(request.redirectURI.absoluteString == "http://127.0.0.1:50000/callback")
-                return .cancelled
+                throw CancellationError()
             }
         }
-        let outcome = try await AuthSession.signIn(
-            to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"], using: LoopbackLike(),
-            store: InMemorySessionStore(), transport: RecordingTransport(replies: []))
-        #expect(outcome.session == nil)
+        await #expect(throws: CancellationError.self) {
+            _ = try await AuthSession.signIn(
+                to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"], using: LoopbackLike(),
+                store: InMemorySessionStore(), transport: RecordingTransport(replies: []))
+        }
     }
 
     @Test("Google's server gets Google's configuration unless another is given")
     func googleConfigurationByDefault() async throws {
         func signIn(configuration: AuthSession.Configuration?) async throws -> AuthSession {
-            let outcome = try await AuthSession.signIn(
+            try await AuthSession.signIn(
                 to: .google, as: Fixtures.publicClient, scopes: ["email"], using: ScriptedAgent.approving(),
                 store: InMemorySessionStore(), transport: RecordingTransport(replies: [Self.tokens]),
                 configuration: configuration)
-            return try #require(outcome.session)
         }
         #expect(try await signIn(configuration: nil).configuration.allowedHosts == ["*.googleapis.com"])
         let mine = AuthSession.Configuration(allowedHosts: ["api.example.com"])
@@ -208,7 +211,9 @@ struct SessionFrontDoorTests {
         let store = InMemorySessionStore()
         let (session, transport) = try await signedIn(store: store)
         let before = await session.state
-        #expect(try await session.addScopes(["drive.readonly"], using: ScriptedAgent { _ in .cancelled }) == .cancelled)
+        await #expect(throws: CancellationError.self) {
+            try await session.addScopes(["drive.readonly"], using: ScriptedAgent.closing)
+        }
         #expect(await session.state == before)
         #expect(try await store.load(key: "main") == before)
         #expect(await transport.requests.isEmpty)

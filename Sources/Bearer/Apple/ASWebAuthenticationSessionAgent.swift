@@ -7,12 +7,12 @@
     ///
     /// ```swift
     /// let agent = ASWebAuthenticationSessionAgent(anchor: window)
-    /// let outcome = try await AuthSession.signIn(to: .google, as: client, scopes: ["email"],
+    /// let session = try await AuthSession.signIn(to: .google, as: client, scopes: ["email"],
     ///                                            using: agent, store: KeychainSessionStore())
     /// ```
     ///
     /// The redirect URI's custom scheme (or its https host and path, from iOS 17.4 and macOS
-    /// 14.4) ends the sheet; closing it is ``AuthorizationAgentOutcome/cancelled``.
+    /// 14.4) ends the sheet; closing it throws `CancellationError`.
     @MainActor
     public final class ASWebAuthenticationSessionAgent: NSObject, AuthorizationAgent,
         ASWebAuthenticationPresentationContextProviding
@@ -33,7 +33,7 @@
         }
 
         /// Shows the sheet and waits for the redirect; see ``AuthorizationAgent/present(_:)``.
-        public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+        public func present(_ request: AuthorizationRequest) async throws -> URL {
             let callback = try WebAuthenticationCallback(redirectURI: request.redirectURI)
             let attempt = AgentAttempt()
             defer { if shown?.attempt === attempt { shown = nil } }

@@ -56,31 +56,32 @@ package enum WebAuthenticationCompletion {
     /// The error domain of `ASWebAuthenticationSessionError`.
     package static let errorDomain = "com.apple.AuthenticationServices.WebAuthenticationSession"
 
-    /// Turns the sheet's completion into an outcome.
+    /// Turns the sheet's completion into the redirect, or the error that says why there is none.
     ///
     /// - Parameters:
     ///   - redirect: The callback URL, when the sheet ended with one.
     ///   - error: The error, when it did not.
     ///   - taskCancelled: Whether the task that presented the sheet was cancelled (the sheet then
     ///     reports a cancelled login, which is the app's doing, not the user's).
-    /// - Returns: The redirect, or ``AuthorizationAgentOutcome/cancelled`` when the user closed the sheet.
-    /// - Throws: `CancellationError` when the task was cancelled; ``BearerError/Kind/agentFailed``
+    /// - Returns: The redirect.
+    /// - Throws: `CancellationError` when the user closed the sheet or the task was cancelled;
+    ///   ``BearerError/Kind/agentFailed``
     ///   for every other failure, with the sheet's error as ``BearerError/underlyingError``.
     package static func outcome(
         redirect: URL?,
         error: (any Error)?,
         taskCancelled: Bool
-    ) throws -> AuthorizationAgentOutcome {
+    ) throws -> URL {
         if taskCancelled { throw CancellationError() }
-        if let redirect, error == nil { return .redirect(redirect) }
+        if let redirect, error == nil { return redirect }
         guard let error else {
             throw BearerError.agentFailed("The sign-in sheet closed without an answer; try again.")
         }
         if error is CancellationError { throw error }
         let code = (error as NSError).domain == errorDomain ? (error as NSError).code : nil
         switch code {
-        case 1:  // canceledLogin
-            return .cancelled
+        case 1:  // canceledLogin: the user closed the sheet
+            throw CancellationError()
         case 2:  // presentationContextNotProvided
             throw BearerError.agentFailed(
                 "The sign-in sheet has no window to appear over; pass the app's window as the presentation anchor.",

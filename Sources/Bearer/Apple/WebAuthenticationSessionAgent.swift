@@ -1,6 +1,6 @@
 #if canImport(AuthenticationServices) && canImport(SwiftUI)
     public import AuthenticationServices
-    import Foundation
+    public import Foundation
     // WebAuthenticationSession lives in the overlay that importing both frameworks brings in.
     import SwiftUI
 
@@ -11,11 +11,11 @@
     /// @Environment(\.webAuthenticationSession) private var webAuthenticationSession
     /// // in the button's action:
     /// let agent = WebAuthenticationSessionAgent(webAuthenticationSession)
-    /// let outcome = try await AuthSession.signIn(to: .google, as: client, scopes: ["email"],
+    /// let session = try await AuthSession.signIn(to: .google, as: client, scopes: ["email"],
     ///                                            using: agent, store: store)
     /// ```
     ///
-    /// Closing the sheet is ``AuthorizationAgentOutcome/cancelled``; the decisions live in
+    /// Closing the sheet throws `CancellationError`; the decisions live in
     /// platform-neutral code, and this type only calls the session.
     @available(iOS 16.4, macOS 13.3, tvOS 16.4, visionOS 1.0, watchOS 9.4, *)
     @MainActor
@@ -35,21 +35,19 @@
         }
 
         /// Shows the sheet and waits for the redirect; see ``AuthorizationAgent/present(_:)``.
-        public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+        public func present(_ request: AuthorizationRequest) async throws -> URL {
             let callback = try WebAuthenticationCallback(redirectURI: request.redirectURI)
             let browser: WebAuthenticationSession.BrowserSession =
                 prefersEphemeralWebBrowserSession ? .ephemeral : .shared
             do {
                 if #available(iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, watchOS 10.4, *) {
-                    return .redirect(
-                        try await session.authenticate(
-                            using: request.url, callback: callback.sessionCallback, preferredBrowserSession: browser,
-                            additionalHeaderFields: [:]))
+                    return try await session.authenticate(
+                        using: request.url, callback: callback.sessionCallback, preferredBrowserSession: browser,
+                        additionalHeaderFields: [:])
                 }
-                return .redirect(
-                    try await session.authenticate(
-                        using: request.url, callbackURLScheme: try callback.requireCustomScheme(),
-                        preferredBrowserSession: browser))
+                return try await session.authenticate(
+                    using: request.url, callbackURLScheme: try callback.requireCustomScheme(),
+                    preferredBrowserSession: browser)
             } catch let error as BearerError {
                 throw error
             } catch {

@@ -27,7 +27,7 @@ extension Client {
             )
         }
         let client = try googleiOS(clientID: clientID)
-        let scheme = (client.redirectURI.scheme ?? "").lowercased()
+        let scheme = (client.redirectURI?.scheme ?? "").lowercased()
         let urlTypes = infoDictionary["CFBundleURLTypes"] as? [[String: Any]] ?? []
         let registered = urlTypes.flatMap { $0["CFBundleURLSchemes"] as? [String] ?? [] }.map { $0.lowercased() }
         guard registered.contains(scheme) else {

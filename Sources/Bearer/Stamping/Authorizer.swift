@@ -48,9 +48,18 @@ extension Authorizer {
     /// - Returns: The body and response of the last attempt.
     /// - Throws: As ``authorize(_:)``; ``BearerError/Kind/network``; ``OAuthError`` for `insufficient_scope`.
     public func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await data(for: request, sendingWith: URLSessionTransport.shared)
+    }
+
+    /// Authorizes and sends `request` with `transport`, retrying once on `invalid_token` when
+    /// authorizing again gives another token: the default ``data(for:)``, with the transport given.
+    package func data(
+        for request: URLRequest,
+        sendingWith transport: any HTTPTransport
+    ) async throws -> (Data, HTTPURLResponse) {
         let authorized = try await authorize(request)
         let sent = try TransportRequest(authorized)
-        let response = try await AuthorizedExchange.send(sent, using: URLSessionTransport.shared) {
+        let response = try await AuthorizedExchange.send(sent, using: transport) {
             let again = try TransportRequest(await self.authorize(request))
             let header = "Authorization"
             return again.headerFields[header] == sent.headerFields[header] ? nil : again

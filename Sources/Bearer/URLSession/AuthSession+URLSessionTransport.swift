@@ -5,7 +5,7 @@ public import Foundation
 
 extension AuthSession {
     /// Signs in with one call, sending requests with a new ``URLSessionTransport``: see
-    /// ``signIn(to:as:scopes:using:store:key:additionalParameters:transport:clock:configuration:)``.
+    /// ``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:transport:clock:configuration:)``.
     ///
     /// - Parameters:
     ///   - server: The authorization server, such as ``AuthorizationServer/google``.
@@ -15,10 +15,12 @@ extension AuthSession {
     ///   - store: Where the session is saved.
     ///   - key: The key it is saved under (`"default"`); a session saved there before is replaced.
     ///   - additionalParameters: Extra authorization parameters, such as `login_hint` or `prompt`.
+    ///   - tokenParameters: Extra parameters of the code exchange, such as RFC 8707 `resource`.
     ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
-    /// - Returns: The saved session, or ``SignInOutcome/cancelled`` when the user closed the page.
-    /// - Throws: As the call it forwards to.
+    /// - Returns: The saved session.
+    /// - Throws: `CancellationError` when the user closed the page or the task was cancelled; else
+    ///   as the call it forwards to.
     public static func signIn(
         to server: AuthorizationServer,
         as client: Client,
@@ -27,13 +29,14 @@ extension AuthSession {
         store: any SessionStore,
         key: String = "default",
         additionalParameters: [String: String] = [:],
+        tokenParameters: [String: String] = [:],
         clock: WallClock = .system,
         configuration: Configuration? = nil
-    ) async throws -> SignInOutcome {
+    ) async throws -> AuthSession {
         try await signIn(
             to: server, as: client, scopes: scopes, using: agent, store: store, key: key,
-            additionalParameters: additionalParameters, transport: URLSessionTransport(), clock: clock,
-            configuration: configuration)
+            additionalParameters: additionalParameters, tokenParameters: tokenParameters,
+            transport: URLSessionTransport(), clock: clock, configuration: configuration)
     }
 
     /// Signs in with the device authorization grant (RFC 8628), sending requests with a new
@@ -48,7 +51,7 @@ extension AuthSession {
     ///   - key: The key it is saved under.
     ///   - clock: Gives the time, and the skew allowed when checking ID tokens.
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
-    ///   - progress: Told the code to show, each wait and each slow-down.
+    ///   - progress: Told the code to show, each wait and each slow-down; awaited each time.
     /// - Returns: The saved session.
     /// - Throws: As the call it forwards to.
     public static func signInWithDeviceCode(
@@ -59,7 +62,7 @@ extension AuthSession {
         key: String = "default",
         clock: WallClock = .system,
         configuration: Configuration? = nil,
-        progress: @escaping @Sendable (DeviceSignInProgress) -> Void
+        progress: @escaping @Sendable (DeviceSignInProgress) async -> Void
     ) async throws -> AuthSession {
         try await signInWithDeviceCode(
             to: server, as: client, scopes: scopes, store: store, key: key, transport: URLSessionTransport(),
@@ -70,7 +73,7 @@ extension AuthSession {
     /// ``URLSessionTransport``: see ``restore(key:from:transport:clock:configuration:)``.
     ///
     /// - Parameters:
-    ///   - key: The key (`"default"`, as ``signIn(to:as:scopes:using:store:key:additionalParameters:clock:configuration:)`` uses).
+    ///   - key: The key (`"default"`, as ``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:clock:configuration:)`` uses).
     ///   - store: The store.
     ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
@@ -86,9 +89,9 @@ extension AuthSession {
             key: key, from: store, transport: URLSessionTransport(), clock: clock, configuration: configuration)
     }
 
-    /// Saves a session that did not come from a sign-in, such as one moved from a legacy store,
-    /// sending requests with a new ``URLSessionTransport``: see
-    /// ``save(_:to:key:transport:clock:configuration:)``.
+    /// Saves a session that did not come from a sign-in, sending requests with a new
+    /// ``URLSessionTransport``: for the package's benchmarks and tests. An app gets a session by
+    /// signing in or restoring one (a migrated one: `SessionMigrator` writes it to the store).
     ///
     /// - Parameters:
     ///   - state: The session.
@@ -98,7 +101,7 @@ extension AuthSession {
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
     /// - Returns: The saved session.
     /// - Throws: The store's error when the session cannot be saved.
-    public static func save(
+    package static func save(
         _ state: AuthState,
         to store: any SessionStore,
         key: String,

@@ -49,7 +49,7 @@ enum LoginCommand {
                     console: console
                 )
             )
-            let outcome = try await AuthSession.signIn(
+            session = try await AuthSession.signIn(
                 to: server,
                 as: client,
                 scopes: scopes,
@@ -60,11 +60,6 @@ enum LoginCommand {
                 transport: environment.transport,
                 clock: environment.clock
             )
-            guard let signedIn = outcome.session else {
-                console.say("Sign-in cancelled; nothing was saved.")
-                return .failure
-            }
-            session = signedIn
         }
         var state = await session.state
         if !allowedHosts.isEmpty {

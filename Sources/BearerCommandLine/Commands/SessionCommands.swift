@@ -149,9 +149,6 @@ enum AddScopesCommand {
         case .granted:
             let granted = await session.state.grantedScopes
             environment.console.say("Granted scopes: \(granted.joined(separator: " ").printable)")
-        case .cancelled:
-            environment.console.say("Cancelled; the session is unchanged.")
-            return .failure
         }
         return .success
     }

@@ -6,15 +6,9 @@
 
 /// An authorization-code request with PKCE (RFC 6749 §4.1.1, RFC 7636 §4.3), ready to open in a browser.
 ///
-/// It is `Codable`: save it before opening ``url`` so that a redirect arriving after a process
-/// restart can still be checked and exchanged.
-///
-/// ```swift
-/// let request = try AuthorizationRequest(server: .google, client: client, scopes: ["openid", "email"])
-/// openBrowser(request.url)
-/// // … later, with the redirect:
-/// let response = try AuthorizationResponse(redirect: redirectURL, for: request)
-/// ```
+/// ``AuthSession`` builds it and hands it to an ``AuthorizationAgent``, which shows ``url`` and
+/// gives back the redirect to ``redirectURI``; the session checks the redirect against it
+/// (`state`, `iss`) and exchanges the code with its PKCE verifier, which never leaves the request.
 public struct AuthorizationRequest: Sendable, Hashable, Codable {
     /// The parameters Bearer sets itself; extra parameters can never replace them.
     public static let standardParameterNames: Set<String> = [
@@ -35,7 +29,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     /// The OpenID Connect `nonce`, sent when `openid` is among the scopes (OIDC Core §3.1.2.1).
     public let nonce: String?
     /// The PKCE verifier and challenge.
-    public let pkce: PKCE
+    package let pkce: PKCE
     /// Extra query parameters (`login_hint`, `prompt`, `include_granted_scopes`, `access_type`, …).
     public let additionalParameters: [String: String]
 
@@ -48,10 +42,10 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     ///   - redirectURI: The redirect URI to send, when it differs from the client's registered one
     ///     (a loopback redirect with the listener's port, RFC 8252 §7.3).
     ///   - additionalParameters: Extra parameters; they cannot replace ``standardParameterNames``.
-    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when an extra parameter names a standard
-    ///   one, ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, or
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when neither `redirectURI` nor the client
+    ///   has a redirect URI, or when an extra parameter names a standard one, ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, or
     ///   ``BearerError/Kind/insecureEndpoint`` when the authorization endpoint is not https.
-    public init(
+    package init(
         server: AuthorizationServer,
         client: Client,
         scopes: [String],
@@ -81,7 +75,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     ///   - generator: The source of randomness for `state`, `nonce` and the PKCE verifier.
     /// - Throws: ``BearerError/Kind/invalidConfiguration``, ``BearerError/Kind/invalidScope`` or
     ///   ``BearerError/Kind/insecureEndpoint``.
-    public init(
+    package init(
         server: AuthorizationServer,
         client: Client,
         scopes: [String],
@@ -96,9 +90,15 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
             )
         }
         try Scopes.check(scopes)
+        guard let redirectURI = redirectURI ?? client.redirectURI else {
+            throw BearerError.invalidConfiguration(
+                "The client \(client.id) has no redirect URI and the agent brings none; give the client the "
+                    + "redirect URI registered for it, or sign in with LoopbackAgent."
+            )
+        }
         self.server = server
         self.client = client
-        self.redirectURI = redirectURI ?? client.redirectURI
+        self.redirectURI = redirectURI
         self.scopes = Scopes.deduplicated(scopes)
         self.state = Self.randomToken(using: &generator)
         self.nonce = scopes.contains("openid") ? Self.randomToken(using: &generator) : nil

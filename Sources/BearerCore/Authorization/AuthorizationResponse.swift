@@ -1,19 +1,19 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 /// The result of a successful authorization: the code and what came with it (RFC 6749 §4.1.2).
-public struct AuthorizationResponse: Sendable, Hashable {
+package struct AuthorizationResponse: Sendable, Hashable {
     /// The authorization code, to be exchanged once.
-    public let code: AuthorizationCode
+    package let code: AuthorizationCode
     /// The `state` value, equal to the request's.
-    public let state: String
+    package let state: String
     /// The `iss` value (RFC 9207), when the server sent one.
-    public let issuer: String?
+    package let issuer: String?
     /// Other parameters of the redirect (`scope`, `authuser`, `prompt`, …).
-    public let additionalParameters: [String: String]
+    package let additionalParameters: [String: String]
 
     /// Checks a redirect against the request that caused it and extracts the code.
     ///
@@ -33,7 +33,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
     ///   ``BearerError/Kind/invalidRedirect``, ``BearerError/Kind/invalidRedirect``,
     ///   ``BearerError/Kind/issuerMismatch``, ``BearerError/Kind/invalidRedirect`` or
     ///   ``BearerError/Kind/invalidRedirect``.
-    public init(redirect: URL, for request: AuthorizationRequest) throws {
+    package init(redirect: URL, for request: AuthorizationRequest) throws {
         try Self.checkMatches(redirect, expected: request.redirectURI)
         let parameters = try Self.queryParameters(of: redirect)
 
@@ -116,7 +116,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
 
 extension AuthorizationResponse: RedactedDescription {
     /// The issuer and extra parameters; never the code.
-    public var description: String {
+    package var description: String {
         "AuthorizationResponse(code: <redacted>, issuer: \(issuer ?? "none"), "
             + "parameters: \(additionalParameters.keys.sorted().joined(separator: ", ")))"
     }

@@ -7,22 +7,22 @@
 /// let pkce = PKCE()          // 43 characters from 32 random bytes
 /// pkce.challenge             // base64url(SHA-256(verifier))
 /// ```
-public struct PKCE: Sendable, Hashable {
+package struct PKCE: Sendable, Hashable {
     /// The `code_challenge_method` value: always `S256`.
-    public static let challengeMethod = "S256"
+    package static let challengeMethod = "S256"
 
     /// The shortest verifier RFC 7636 §4.1 allows.
-    public static let minimumVerifierLength = 43
+    package static let minimumVerifierLength = 43
     /// The longest verifier RFC 7636 §4.1 allows.
-    public static let maximumVerifierLength = 128
+    package static let maximumVerifierLength = 128
 
     /// The code verifier: a secret, sent only to the token endpoint.
-    public let verifier: String
+    package let verifier: String
     /// The code challenge: `BASE64URL(SHA256(ASCII(verifier)))` (RFC 7636 §4.2).
-    public let challenge: String
+    package let challenge: String
 
     /// Creates a verifier of 43 characters from 32 bytes of the system's secure random generator.
-    public init() {
+    package init() {
         var generator = SystemRandomNumberGenerator()
         self.init(using: &generator)
     }
@@ -31,7 +31,7 @@ public struct PKCE: Sendable, Hashable {
     /// outside tests.
     ///
     /// - Parameter generator: The source of randomness.
-    public init(using generator: inout some RandomNumberGenerator) {
+    package init(using generator: inout some RandomNumberGenerator) {
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let verifier = Base64URL.encode(bytes)
         self.verifier = verifier
@@ -42,7 +42,7 @@ public struct PKCE: Sendable, Hashable {
     ///
     /// - Parameter verifier: 43 to 128 characters of `A–Z a–z 0–9 - . _ ~` (RFC 7636 §4.1).
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the length or a character is wrong.
-    public init(verifier: String) throws {
+    package init(verifier: String) throws {
         let length = verifier.utf8.count
         guard (Self.minimumVerifierLength...Self.maximumVerifierLength).contains(length) else {
             throw BearerError.invalidConfiguration(
@@ -62,7 +62,7 @@ public struct PKCE: Sendable, Hashable {
     ///
     /// - Parameter verifier: The code verifier.
     /// - Returns: `BASE64URL(SHA256(ASCII(verifier)))`.
-    public static func challenge(for verifier: String) -> String {
+    package static func challenge(for verifier: String) -> String {
         Base64URL.encode(SHA256.hash(verifier.utf8))
     }
 }
@@ -73,13 +73,13 @@ extension PKCE: Codable {
     }
 
     /// Decodes a saved verifier and checks it again.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(verifier: try container.decode(String.self, forKey: .verifier))
     }
 
     /// Encodes the verifier; the challenge is derived from it.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(verifier, forKey: .verifier)
     }
@@ -87,8 +87,8 @@ extension PKCE: Codable {
 
 extension PKCE: RedactedDescription {
     /// Shows the challenge, never the verifier.
-    public var description: String { "PKCE(verifier: <redacted>, challenge: \(challenge), method: S256)" }
+    package var description: String { "PKCE(verifier: <redacted>, challenge: \(challenge), method: S256)" }
 
     /// A mirror that shows the challenge only.
-    public var customMirror: Mirror { Mirror(self, children: ["challenge": challenge], displayStyle: .struct) }
+    package var customMirror: Mirror { Mirror(self, children: ["challenge": challenge], displayStyle: .struct) }
 }

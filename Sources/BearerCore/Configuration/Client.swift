@@ -5,21 +5,32 @@
 #endif
 
 /// A registered OAuth 2.0 client (RFC 6749 §2): its identifier, optional secret and redirect URI.
+///
+/// A client that signs in with ``LoopbackAgent`` (whose redirect URI carries the port it listens
+/// on) or with the device flow (which has no redirect) needs no redirect URI:
+///
+/// ```swift
+/// let tool = Client(id: "my-tool")
+/// let app = Client(id: "my-app", redirectURI: URL(string: "com.example.app:/oauth2callback"))
+/// ```
 public struct Client: Sendable, Hashable, Codable {
     /// The client identifier (RFC 6749 §2.2).
     public var id: String
     /// The client secret, for confidential clients (RFC 6749 §2.3.1); native apps usually have none.
     public var secret: ClientSecret?
-    /// The redirect URI registered for this client (RFC 6749 §3.1.2).
-    public var redirectURI: URL
+    /// The redirect URI registered for this client (RFC 6749 §3.1.2), used by agents that bring
+    /// none of their own (an in-app sheet, the default browser); `nil` for a client that signs in
+    /// only with ``LoopbackAgent`` or the device flow.
+    public var redirectURI: URL?
 
     /// Creates a client.
     ///
     /// - Parameters:
     ///   - id: The client identifier.
     ///   - secret: The client secret, if the client is confidential.
-    ///   - redirectURI: The registered redirect URI.
-    public init(id: String, secret: ClientSecret? = nil, redirectURI: URL) {
+    ///   - redirectURI: The registered redirect URI; `nil` when only ``LoopbackAgent`` or the
+    ///     device flow is used.
+    public init(id: String, secret: ClientSecret? = nil, redirectURI: URL? = nil) {
         self.id = id
         self.secret = secret
         self.redirectURI = redirectURI

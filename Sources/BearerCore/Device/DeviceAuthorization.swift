@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 /// The device authorization grant (RFC 8628), for tools on machines without a browser: the user
@@ -12,28 +12,28 @@
 /// print("Open \(device.verificationURI) and enter \(device.userCode)")
 /// let state = try await device.waitForApproval(using: transport)
 /// ```
-public struct DeviceAuthorization: Sendable, Hashable {
+package struct DeviceAuthorization: Sendable, Hashable {
     /// The grant type of the polling requests (RFC 8628 §3.4).
-    public static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+    package static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// The server.
-    public let server: AuthorizationServer
+    package let server: AuthorizationServer
     /// The client.
-    public let client: Client
+    package let client: Client
     /// The scopes asked for.
-    public let scopes: [String]
+    package let scopes: [String]
     /// The device code, a secret sent only to the token endpoint.
-    public let deviceCode: String
+    package let deviceCode: String
     /// The code the user types.
-    public let userCode: String
+    package let userCode: String
     /// Where the user goes.
-    public let verificationURI: URL
+    package let verificationURI: URL
     /// A URL that carries the user code too, when the server gives one.
-    public let verificationURIComplete: URL?
+    package let verificationURIComplete: URL?
     /// When the codes expire.
-    public let expiresAt: Date
+    package let expiresAt: Date
     /// The polling interval the server asked for (5 s when it did not say).
-    public let interval: TimeInterval
+    package let interval: TimeInterval
 
     /// Asks the device authorization endpoint for codes (RFC 8628 §3.1). The request always
     /// carries `client_id` in its body, as §3.1 requires, even when the client also authenticates
@@ -49,7 +49,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` without an endpoint,
     ///   ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3; ``OAuthError`` or
     ///   ``BearerError`` when the server refuses or answers something else.
-    public static func start(
+    package static func start(
         server: AuthorizationServer,
         client: Client,
         scopes: [String],
@@ -131,15 +131,16 @@ public struct DeviceAuthorization: Sendable, Hashable {
     ///   - transport: Sends the requests.
     ///   - clock: Gives the time, and the skew allowed when checking an ID token.
     ///   - sleep: Waits between requests (injected so tests need not wait).
-    ///   - progress: Told before each wait how long the code has left, and of each slow-down.
+    ///   - progress: Told before each wait how long the code has left, and of each slow-down;
+    ///     awaited before the wait begins.
     /// - Returns: The signed-in session.
     /// - Throws: ``OAuthError`` `access_denied` or `expired_token`; ``BearerError/Kind/timedOut``
     ///   when the codes expire; other errors of the token endpoint.
-    public func waitForApproval(
+    package func waitForApproval(
         using transport: some HTTPTransport,
         clock: WallClock = .system,
         sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        progress: @Sendable (DeviceSignInProgress) -> Void = { _ in }
+        progress: @Sendable (DeviceSignInProgress) async -> Void = { _ in }
     ) async throws -> AuthState {
         var interval = self.interval
         let request = TokenRequest(
@@ -153,7 +154,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
                 throw BearerError.timedOut(
                     "The code \(userCode) expired before it was approved; run the sign-in again.")
             }
-            progress(.waiting(secondsLeft: left))
+            await progress(.waiting(secondsLeft: left))
             try await sleep(.milliseconds(Int64(min(interval, left) * 1000)))
             do {
                 let response = try await request.send(using: transport, clock: clock)
@@ -169,7 +170,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
                 continue
             } catch let error as OAuthError where error.code == .slowDown {
                 interval += 5
-                progress(.slowedDown(interval: interval))
+                await progress(.slowedDown(interval: interval))
             }
         }
     }
@@ -177,7 +178,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
 
 extension DeviceAuthorization: RedactedDescription {
     /// The user code and verification URI; never the device code.
-    public var description: String {
+    package var description: String {
         "DeviceAuthorization(userCode: \(userCode), verificationURI: \(verificationURI.absoluteString), "
             + "deviceCode: <redacted>)"
     }

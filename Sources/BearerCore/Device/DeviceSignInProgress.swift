@@ -30,7 +30,7 @@ public struct DeviceVerification: Sendable, Hashable {
 
 extension DeviceAuthorization {
     /// Where the user signs in and the code to enter, without the device code.
-    public var verification: DeviceVerification {
+    package var verification: DeviceVerification {
         DeviceVerification(
             userCode: userCode,
             verificationURI: verificationURI,

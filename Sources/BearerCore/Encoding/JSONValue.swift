@@ -1,5 +1,11 @@
-/// A JSON value, used to keep fields Bearer does not interpret (RFC 6749 §5.1 allows extensions).
-package enum JSONValue: Sendable, Hashable, Codable {
+/// A JSON value, as a server sent it: an ID token's claims and a token answer's fields that Bearer
+/// does not interpret (RFC 6749 §5.1 allows extensions).
+///
+/// ```swift
+/// let locale = session.state.idToken?.claims["locale"]?.stringValue
+/// let serverCode = session.state.additionalParameters["server_code"]?.stringValue
+/// ```
+public enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -14,7 +20,7 @@ package enum JSONValue: Sendable, Hashable, Codable {
     indirect case object([String: JSONValue])
 
     /// Decodes any JSON value.
-    package init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -32,7 +38,7 @@ package enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// Encodes the value as it was.
-    package func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -45,13 +51,13 @@ package enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// The string, if this is a string.
-    package var stringValue: String? {
+    public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
     /// The number, if this is a number or a string holding a number (servers differ).
-    package var numberValue: Double? {
+    public var numberValue: Double? {
         switch self {
         case .number(let value): return value
         case .string(let value): return Double(value.trimmingWhitespace())
@@ -60,7 +66,7 @@ package enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// The boolean, if this is a boolean or the string `"true"` / `"false"`.
-    package var boolValue: Bool? {
+    public var boolValue: Bool? {
         switch self {
         case .bool(let value): return value
         case .string(let value) where value.lowercased() == "true": return true
@@ -84,19 +90,19 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     ExpressibleByFloatLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// A string.
-    package init(stringLiteral value: String) { self = .string(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
     /// A boolean.
-    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// A number.
-    package init(integerLiteral value: Int) { self = .number(Double(value)) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
     /// A number.
-    package init(floatLiteral value: Double) { self = .number(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
     /// `null`.
-    package init(nilLiteral: ()) { self = .null }
+    public init(nilLiteral: ()) { self = .null }
     /// An array.
-    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// An object.
-    package init(dictionaryLiteral elements: (String, JSONValue)...) {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements) { _, last in last })
     }
 }

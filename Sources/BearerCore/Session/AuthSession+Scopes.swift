@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 extension AuthSession {
@@ -22,7 +22,7 @@ extension AuthSession {
     ///   - additionalParameters: Extra parameters.
     /// - Returns: The request, or `nil` when everything is already granted.
     /// - Throws: ``BearerError`` for a bad scope or configuration.
-    public func authorizationRequest(
+    package func authorizationRequest(
         adding scopes: [String],
         redirectURI: URL? = nil,
         additionalParameters: [String: String] = [:]
@@ -44,16 +44,20 @@ extension AuthSession {
     /// - Parameters:
     ///   - response: The checked redirect.
     ///   - request: The request from ``authorizationRequest(adding:redirectURI:additionalParameters:)``.
+    ///   - tokenParameters: Extra parameters of the code exchange.
     /// - Returns: The merged session.
     /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered (the session is
     ///   unchanged); the exchange's and the store's errors.
     @discardableResult
-    public func completeAddingScopes(
+    package func completeAddingScopes(
         _ response: AuthorizationResponse,
-        for request: AuthorizationRequest
+        for request: AuthorizationRequest,
+        tokenParameters: [String: String] = [:]
     ) async throws -> AuthState {
         try await funnel {
-            let grant = try await AuthState.exchange(response, for: request, using: self.transport, clock: self.clock)
+            let grant = try await AuthState.exchange(
+                response, for: request, additionalParameters: tokenParameters, using: self.transport,
+                clock: self.clock)
             return try await self.store.withExclusiveAccess(to: self.key) {
                 try await self.mergeHoldingLock(grant)
             }
@@ -65,41 +69,39 @@ extension AuthSession {
     /// this session, saved before returning.
     ///
     /// ```swift
-    /// switch try await session.addScopes([driveScope], using: agent) {
-    /// case .granted, .alreadyGranted: try await listFiles(with: session)
-    /// case .cancelled: break  // the user closed the sheet; nothing changed
-    /// }
+    /// try await session.addScopes([driveScope], using: agent)  // CancellationError if the user closed the page
+    /// try await listFiles(with: session)
     /// ```
     ///
     /// - Parameters:
     ///   - scopes: The scopes to add.
     ///   - agent: Shows the page.
     ///   - additionalParameters: Extra authorization parameters.
+    ///   - tokenParameters: Extra parameters of the code exchange, such as RFC 8707 `resource`.
     /// - Returns: ``ScopeUpgradeOutcome/alreadyGranted`` at once when every scope is granted
-    ///   (nothing is shown); ``ScopeUpgradeOutcome/granted``; ``ScopeUpgradeOutcome/cancelled`` when
-    ///   the user closed the page (the session is unchanged).
-    /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered (the session is
-    ///   unchanged); ``OAuthError`` when the server refused; the exchange's, the agent's and the
-    ///   store's errors.
+    ///   (nothing is shown); ``ScopeUpgradeOutcome/granted`` when the user granted them.
+    /// - Throws: `CancellationError` when the user closed the page or the task was cancelled (the
+    ///   session is unchanged); ``BearerError/Kind/userMismatch`` when another account answered (the
+    ///   session is unchanged); ``OAuthError`` when the server refused; the exchange's, the agent's
+    ///   and the store's errors.
+    @discardableResult
     public func addScopes(
         _ scopes: [String],
         using agent: some AuthorizationAgent,
-        additionalParameters: [String: String] = [:]
+        additionalParameters: [String: String] = [:],
+        tokenParameters: [String: String] = [:]
     ) async throws -> ScopeUpgradeOutcome {
         guard
             let request = try authorizationRequest(
                 adding: scopes, redirectURI: agent.redirectURI, additionalParameters: additionalParameters)
         else { return .alreadyGranted }
-        let outcome: AuthorizationAgentOutcome
         let response: AuthorizationResponse
         do {
-            outcome = try await agent.present(request)
-            guard case .redirect(let redirect) = outcome else { return .cancelled }
-            response = try AuthorizationResponse(redirect: redirect, for: request)
+            response = try AuthorizationResponse(redirect: try await agent.present(request), for: request)
         } catch {
             throw configuration.rewriteError(error)
         }
-        try await completeAddingScopes(response, for: request)
+        try await completeAddingScopes(response, for: request, tokenParameters: tokenParameters)
         return .granted
     }
 
@@ -117,6 +119,4 @@ public enum ScopeUpgradeOutcome: Sendable, Hashable {
     case alreadyGranted
     /// The user granted the scopes; the session is saved with them.
     case granted
-    /// The user closed the page; the session is unchanged.
-    case cancelled
 }

@@ -10,10 +10,9 @@ extension AuthSession {
     /// never left unsaved.
     ///
     /// ```swift
-    /// let outcome = try await AuthSession.signIn(
+    /// let session = try await AuthSession.signIn(
     ///     to: .google, as: client, scopes: ["openid", "email"],
     ///     using: ASWebAuthenticationSessionAgent(anchor: window), store: KeychainSessionStore())
-    /// guard let session = outcome.session else { return }  // the user closed the sheet
     /// ```
     ///
     /// When the grant has no ID token but `openid` was granted, the user is read from the server's
@@ -27,15 +26,17 @@ extension AuthSession {
     ///   - store: Where the session is saved.
     ///   - key: The key it is saved under (`"default"`); a session saved there before is replaced.
     ///   - additionalParameters: Extra authorization parameters, such as `login_hint` or `prompt`.
+    ///   - tokenParameters: Extra parameters of the code exchange, such as RFC 8707 `resource` or
+    ///     an `audience`; they cannot replace the standard ones.
     ///   - transport: Sends token requests and the session's requests.
     ///   - clock: Decides freshness, and the skew allowed when checking ID tokens.
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
-    /// - Returns: The saved session, or ``SignInOutcome/cancelled`` when the user closed the page
-    ///   (nothing is saved then).
-    /// - Throws: ``OAuthError`` when the server refused (`access_denied` when the user declined);
-    ///   ``BearerError`` when the redirect fails a check, the exchange fails, the agent cannot show
-    ///   the page, or the session cannot be saved (its grant is then revoked, so no unsaved token
-    ///   stays valid); `CancellationError` when the task was cancelled.
+    /// - Returns: The saved session.
+    /// - Throws: `CancellationError` when the user closed the page or the task was cancelled
+    ///   (nothing is saved then; show nothing); ``OAuthError`` when the server refused
+    ///   (`access_denied` when the user declined); ``BearerError`` when the redirect fails a check,
+    ///   the exchange fails, the agent cannot show the page, or the session cannot be saved (its
+    ///   grant is then revoked, so no unsaved token stays valid).
     public static func signIn(
         to server: AuthorizationServer,
         as client: Client,
@@ -44,10 +45,11 @@ extension AuthSession {
         store: any SessionStore,
         key: String = "default",
         additionalParameters: [String: String] = [:],
+        tokenParameters: [String: String] = [:],
         transport: any HTTPTransport,
         clock: WallClock = .system,
         configuration: Configuration? = nil
-    ) async throws -> SignInOutcome {
+    ) async throws -> AuthSession {
         let configuration = configuration ?? .recommended(for: server)
         let state: AuthState
         do {
@@ -58,28 +60,30 @@ extension AuthSession {
                 redirectURI: agent.redirectURI,
                 additionalParameters: additionalParameters
             )
-            guard case .redirect(let redirect) = try await agent.present(request) else { return .cancelled }
+            let redirect = try await agent.present(request)
             let response = try AuthorizationResponse(redirect: redirect, for: request)
-            let granted = try await AuthState.exchange(response, for: request, using: transport, clock: clock)
+            let granted = try await AuthState.exchange(
+                response, for: request, additionalParameters: tokenParameters, using: transport, clock: clock)
             state = await granted.describingUser(using: transport, clock: clock)
         } catch {
             throw configuration.rewriteError(error)
         }
-        let session = try await saveOrRevoke(
+        return try await saveOrRevoke(
             state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
-        return .signedIn(session)
     }
 
     /// Signs in with the device authorization grant (RFC 8628), for TVs and tools without a
     /// browser: the user opens an address on another device and types a code. The session is
-    /// saved before it is returned, as with ``signIn(to:as:scopes:using:store:key:additionalParameters:transport:clock:configuration:)``.
+    /// saved before it is returned, as with ``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:transport:clock:configuration:)``.
     ///
     /// ```swift
-    /// let session = try await AuthSession.signInWithDeviceCode(to: server, as: client, scopes: ["email"],
-    ///                                                          store: store) { progress in
-    ///     if case .codeIssued(let code) = progress { print("Open \(code.verificationURI), enter \(code.userCode)") }
+    /// let session = try await AuthSession.signInWithDeviceCode(to: server, as: Client(id: "my-tv-app"),
+    ///                                                          scopes: ["email"], store: store) { progress in
+    ///     if case .codeIssued(let code) = progress { await screen.show(code.userCode, at: code.verificationURI) }
     /// }
     /// ```
+    ///
+    /// `progress` is awaited, so it may update a UI on the main actor before polling goes on.
     ///
     /// - Parameters:
     ///   - server: The server; it must have a device authorization endpoint.
@@ -90,11 +94,13 @@ extension AuthSession {
     ///   - transport: Sends the requests.
     ///   - clock: Gives the time, and the skew allowed when checking ID tokens.
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
-    ///   - progress: Told the code to show, each wait and each slow-down, as values a UI can show.
+    ///   - progress: Told the code to show, each wait and each slow-down, as values a UI can show;
+    ///     awaited each time.
     /// - Returns: The saved session.
-    /// - Throws: ``OAuthError`` `access_denied` when the user declined; ``BearerError/Kind/timedOut``
+    /// - Throws: `CancellationError` when the task was cancelled (the app's way to stop waiting);
+    ///   ``OAuthError`` `access_denied` when the user declined; ``BearerError/Kind/timedOut``
     ///   when the code expired; ``BearerError/Kind/insecureEndpoint`` when the verification address is
-    ///   not https; `CancellationError` when the task was cancelled; the store's error.
+    ///   not https; the store's error.
     public static func signInWithDeviceCode(
         to server: AuthorizationServer,
         as client: Client,
@@ -104,14 +110,14 @@ extension AuthSession {
         transport: any HTTPTransport,
         clock: WallClock = .system,
         configuration: Configuration? = nil,
-        progress: @escaping @Sendable (DeviceSignInProgress) -> Void
+        progress: @escaping @Sendable (DeviceSignInProgress) async -> Void
     ) async throws -> AuthSession {
         let configuration = configuration ?? .recommended(for: server)
         let state: AuthState
         do {
             let device = try await DeviceAuthorization.start(
                 server: server, client: client, scopes: scopes, using: transport, clock: clock)
-            progress(.codeIssued(device.verification))
+            await progress(.codeIssued(device.verification))
             let granted = try await device.waitForApproval(using: transport, clock: clock, progress: progress)
             state = await granted.describingUser(using: transport, clock: clock)
         } catch {
@@ -149,19 +155,5 @@ extension AuthState {
             let described = try? await fetchingUserInfo(using: transport, clock: clock)
         else { return self }
         return described
-    }
-}
-
-/// How a sign-in ended.
-public enum SignInOutcome: Sendable {
-    /// The user signed in; the session is saved.
-    case signedIn(AuthSession)
-    /// The user closed the page; nothing was saved, and there is nothing to report.
-    case cancelled
-
-    /// The session, or `nil` when the user cancelled.
-    public var session: AuthSession? {
-        guard case .signedIn(let session) = self else { return nil }
-        return session
     }
 }

@@ -1,10 +1,12 @@
 extension AuthSession {
-    /// Replaces the session with a new sign-in and saves it, clearing any re-authentication mark.
+    /// Replaces the session with a new sign-in and saves it, clearing any re-authentication mark:
+    /// for the tool's `login` over an existing profile and the package's tests; an app signs in
+    /// again with ``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:transport:clock:configuration:)``.
     ///
     /// - Parameter newState: The new session.
     /// - Throws: The store's error when it cannot be saved (the new session is kept in memory and
     ///   saved again before it is used).
-    public func replace(with newState: AuthState) async throws {
+    package func replace(with newState: AuthState) async throws {
         try await funnel {
             try await self.store.withExclusiveAccess(to: self.key) {
                 try await self.replaceHoldingLock(with: newState)
@@ -85,11 +87,33 @@ extension AuthSession {
 }
 
 /// What happened to the grant at the server when signing out.
-public enum RevocationOutcome: Sendable {
+///
+/// Outcomes compare by case; two failures are equal when their errors are: ``OAuthError``s by
+/// value, ``BearerError``s by kind, any other error by its type and description.
+public enum RevocationOutcome: Sendable, Equatable {
     /// The server revoked the grant.
     case revoked
     /// The server has no revocation endpoint or the session held no token; only the local session was removed.
     case notRevoked
     /// Revocation failed (the local session was still removed); the grant may remain valid at the server.
     case failed(any Error)
+
+    /// Whether two outcomes are the same case, with equal errors for failures.
+    ///
+    /// - Parameters:
+    ///   - lhs: An outcome.
+    ///   - rhs: Another.
+    /// - Returns: `true` when they are equal.
+    public static func == (lhs: RevocationOutcome, rhs: RevocationOutcome) -> Bool {
+        switch (lhs, rhs) {
+        case (.revoked, .revoked), (.notRevoked, .notRevoked):
+            return true
+        case (.failed(let left), .failed(let right)):
+            if let left = left as? OAuthError, let right = right as? OAuthError { return left == right }
+            if let left = left as? BearerError, let right = right as? BearerError { return left.kind == right.kind }
+            return type(of: left) == type(of: right) && String(describing: left) == String(describing: right)
+        default:
+            return false
+        }
+    }
 }

@@ -8,13 +8,13 @@
 /// however many tasks ask at the same time, and saves every new state before using it.
 ///
 /// ```swift
-/// let store = FileSessionStore(directory: sessionsFolder)
-/// let session = try await AuthSession.save(state, to: store, key: "default", configuration: .google)
-/// let (data, response) = try await session.data(for: URLRequest(url: driveAbout))  // import Bearer
+/// let session = try await AuthSession.restore(from: FileSessionStore(directory: sessionsFolder))
+/// let about = try await session?.data(for: URLRequest(url: driveAbout))  // (Data, HTTPURLResponse)?
 /// ```
 ///
-/// A session comes from ``save(_:to:key:transport:clock:configuration:)`` (a new sign-in, saved
-/// before the session exists) or ``restore(key:from:transport:clock:configuration:)`` (at launch).
+/// A session comes one way: a sign-in (``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:transport:clock:configuration:)``
+/// or ``signInWithDeviceCode(to:as:scopes:store:key:transport:clock:configuration:progress:)``, saved
+/// before the session exists), or ``restore(key:from:transport:clock:configuration:)`` at launch.
 ///
 /// - One refresh at a time: concurrent callers share one token request and its result. The refresh
 ///   runs inside the store's exclusive lock, re-reading the stored session first, so sessions in
@@ -70,7 +70,7 @@ public actor AuthSession {
     ///     `nil` for ``Configuration/recommended(for:)``.
     /// - Returns: The saved session.
     /// - Throws: The store's error when the session cannot be saved.
-    public static func save(
+    package static func save(
         _ state: AuthState,
         to store: any SessionStore,
         key: String,

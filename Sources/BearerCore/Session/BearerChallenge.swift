@@ -4,24 +4,24 @@
 /// let challenge = BearerChallenge(header: #"Bearer realm="api", error="invalid_token""#)
 /// challenge?.error  // "invalid_token"
 /// ```
-public struct BearerChallenge: Sendable, Hashable {
+package struct BearerChallenge: Sendable, Hashable {
     /// The challenge's parameters, names lowercased, values unquoted.
-    public var parameters: [String: String]
+    package var parameters: [String: String]
 
     /// `error`, e.g. `invalid_token` or `insufficient_scope`.
-    public var error: String? { parameters["error"] }
+    package var error: String? { parameters["error"] }
     /// `error_description`.
-    public var errorDescription: String? { parameters["error_description"] }
+    package var errorDescription: String? { parameters["error_description"] }
     /// `scope`, split on spaces.
-    public var scopes: [String] { parameters["scope"].map(Scopes.parse) ?? [] }
+    package var scopes: [String] { parameters["scope"].map(Scopes.parse) ?? [] }
     /// `realm`.
-    public var realm: String? { parameters["realm"] }
+    package var realm: String? { parameters["realm"] }
 
     /// Finds the `Bearer` challenge in a header value that may hold several challenges.
     ///
     /// - Parameter header: The `WWW-Authenticate` value.
     /// - Returns: The challenge, or `nil` when there is no `Bearer` challenge.
-    public init?(header: String) {
+    package init?(header: String) {
         var scanner = ChallengeScanner(Array(header.utf8))
         var inBearer = false
         var found = false

@@ -1,17 +1,17 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    package import FoundationEssentials
 #else
-    import Foundation
+    package import Foundation
 #endif
 
-/// One showing of an authorization page, as the task that waits for it sees it: the outcome is
-/// delivered once, whether the page's answer, a failure or the task's cancellation comes first,
-/// and whichever thread it comes on; an outcome that comes before anyone waits is kept. The
+/// One showing of an authorization page, as the task that waits for it sees it: the redirect (or
+/// the failure) is delivered once, whether the page's answer, a failure or the task's cancellation comes first,
+/// and whichever thread it comes on; a result that comes before anyone waits is kept. The
 /// platform-neutral core of `ASWebAuthenticationSessionAgent` and ``DefaultBrowserAgent``.
 package final class AgentAttempt: @unchecked Sendable {
     private let lock = Lock()
-    private var continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>?
-    private var result: Result<AuthorizationAgentOutcome, any Error>?
+    private var continuation: CheckedContinuation<URL, any Error>?
+    private var result: Result<URL, any Error>?
     private var cancelled = false
 
     /// Creates an attempt that has not started.
@@ -24,8 +24,8 @@ package final class AgentAttempt: @unchecked Sendable {
     package var isFinished: Bool { lock.withLock { result != nil } }
 
     /// Lets `continuation` receive the result; at once when it is already known.
-    package func attach(_ continuation: CheckedContinuation<AuthorizationAgentOutcome, any Error>) {
-        let known = lock.withLock { () -> Result<AuthorizationAgentOutcome, any Error>? in
+    package func attach(_ continuation: CheckedContinuation<URL, any Error>) {
+        let known = lock.withLock { () -> Result<URL, any Error>? in
             if result == nil { self.continuation = continuation }
             return result
         }
@@ -44,8 +44,8 @@ package final class AgentAttempt: @unchecked Sendable {
     }
 
     /// Delivers `outcome` if nothing was delivered before; later outcomes are ignored.
-    package func deliver(_ outcome: Result<AuthorizationAgentOutcome, any Error>) {
-        let waiting = lock.withLock { () -> CheckedContinuation<AuthorizationAgentOutcome, any Error>? in
+    package func deliver(_ outcome: Result<URL, any Error>) {
+        let waiting = lock.withLock { () -> CheckedContinuation<URL, any Error>? in
             guard result == nil else { return nil }
             result = outcome
             defer { continuation = nil }

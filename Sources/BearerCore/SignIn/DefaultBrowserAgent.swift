@@ -13,12 +13,12 @@
 /// let agent = DefaultBrowserAgent(opener: .workspace)
 /// // In the app's URL handler:
 /// //     .onOpenURL { url in _ = agent.resume(with: url) }
-/// let outcome = try await AuthSession.signIn(to: server, as: client, scopes: ["openid"],
+/// let session = try await AuthSession.signIn(to: server, as: client, scopes: ["openid"],
 ///                                            using: agent, store: store)
 /// ```
 ///
 /// One authorization is pending at a time: presenting another one ends the first with
-/// ``AuthorizationAgentOutcome/cancelled``. A URL that is not the pending authorization's
+/// `CancellationError`. A URL that is not the pending authorization's
 /// redirect (another redirect URI, another `state`, or nothing pending) is reported as not
 /// handled and changes nothing.
 public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable {
@@ -37,15 +37,16 @@ public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable 
     /// gives up through ``cancel()``, or the task is cancelled.
     ///
     /// - Parameter request: The authorization request; its redirect URI must reach the app.
-    /// - Returns: The redirect, or ``AuthorizationAgentOutcome/cancelled``.
-    /// - Throws: `CancellationError`, or what the opener throws.
-    public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+    /// - Returns: The redirect.
+    /// - Throws: `CancellationError` after ``cancel()``, when another authorization replaced this
+    ///   one, or when the task was cancelled; what the opener throws.
+    public func present(_ request: AuthorizationRequest) async throws -> URL {
         let attempt = AgentAttempt()
         let replaced = lock.withLock {
             defer { pending = (PendingRedirect(request), attempt) }
             return pending?.attempt
         }
-        replaced?.deliver(.success(.cancelled))
+        replaced?.deliver(.failure(CancellationError()))
         return try await withTaskCancellationHandler {
             do {
                 try await opener.open(request.url)
@@ -72,22 +73,22 @@ public final class DefaultBrowserAgent: AuthorizationAgent, @unchecked Sendable 
             self.pending = nil
             return pending.attempt
         }
-        matched?.deliver(.success(.redirect(url)))
+        matched?.deliver(.success(url))
         return matched != nil
     }
 
-    /// Ends the pending authorization with ``AuthorizationAgentOutcome/cancelled``, for an app
+    /// Ends the pending authorization with `CancellationError`, for an app
     /// that offers the user a way to give up while the browser is open.
     public func cancel() {
         let cancelled = lock.withLock { () -> AgentAttempt? in
             defer { pending = nil }
             return pending?.attempt
         }
-        cancelled?.deliver(.success(.cancelled))
+        cancelled?.deliver(.failure(CancellationError()))
     }
 
     /// Ends `attempt` with `result`, and forgets it if it is still the pending one.
-    private func finish(_ attempt: AgentAttempt, with result: Result<AuthorizationAgentOutcome, any Error>) {
+    private func finish(_ attempt: AgentAttempt, with result: Result<URL, any Error>) {
         lock.withLock {
             if pending?.attempt === attempt { pending = nil }
         }

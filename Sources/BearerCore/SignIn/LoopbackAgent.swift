@@ -8,17 +8,16 @@
 /// §7.3): the way in for command-line tools on Linux and macOS.
 ///
 /// ```swift
-/// let agent = try LoopbackAgent(opener: .systemDefault())
-/// let outcome = try await AuthSession.signIn(to: server, as: client, scopes: ["openid", "email"],
-///                                            using: agent, store: store)
+/// let session = try await AuthSession.signIn(to: server, as: Client(id: "my-tool"), scopes: ["openid", "email"],
+///                                            using: LoopbackAgent(), store: store)
 /// ```
 ///
 /// The listener is bound when the agent is created (port 0 picks a free port), so ``redirectURI``
 /// is known before the request is built; it closes when the agent is released. It waits for the
 /// redirect that carries the request's `state` (and the server's `iss`), sent to the registered
-/// `Host`, and refuses every other request while it goes on waiting; one sign-in at a time. It never reports ``AuthorizationAgentOutcome/cancelled``:
-/// a browser tab closed by the user cannot be seen, so the wait ends at ``timeout`` or when the
-/// task is cancelled.
+/// `Host`, and refuses every other request while it goes on waiting; one sign-in at a time. A
+/// browser tab closed by the user cannot be seen, so the wait ends at ``timeout`` or with
+/// `CancellationError` when the task is cancelled (a tool cancels it on Ctrl-C).
 public struct LoopbackAgent: AuthorizationAgent {
     private let listener: LoopbackRedirectListener
     private let opener: BrowserOpener
@@ -58,8 +57,9 @@ public struct LoopbackAgent: AuthorizationAgent {
     /// - Parameter request: A request built with this agent's ``redirectURI``.
     /// - Returns: The redirect.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the request has another redirect
-    ///   URI; ``BearerError/Kind/timedOut``; `CancellationError`; what the opener throws.
-    public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
+    ///   URI; ``BearerError/Kind/timedOut``; `CancellationError` when the task was cancelled; what
+    ///   the opener throws.
+    public func present(_ request: AuthorizationRequest) async throws -> URL {
         guard request.redirectURI == listener.redirectURI else {
             throw BearerError.invalidConfiguration(
                 "The request redirects to \(request.redirectURI.absoluteString), not to this agent's "
@@ -74,7 +74,7 @@ public struct LoopbackAgent: AuthorizationAgent {
             }
             try await opener.open(request.url)
             guard let redirect = try await group.next() else { throw CancellationError() }
-            return .redirect(redirect)
+            return redirect
         }
     }
 }

@@ -118,7 +118,7 @@ extension AuthState: Codable {
     /// Serializes the session as JSON (sorted keys, dates as seconds since 1970).
     ///
     /// The fields of token responses that Bearer does not interpret are kept within limits (see
-    /// ``TokenResponse``); should they still fail to encode, the session is written without them,
+    /// ``additionalParameters``); should they still fail to encode, the session is written without them,
     /// so the tokens are never lost to them.
     ///
     /// - Returns: The envelope.

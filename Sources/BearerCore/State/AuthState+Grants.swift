@@ -10,20 +10,25 @@ extension AuthState {
     /// - Parameters:
     ///   - response: The checked redirect.
     ///   - request: The request it answers.
+    ///   - additionalParameters: Extra body parameters (RFC 8707 `resource`, `audience`); they
+    ///     cannot replace the standard ones.
     ///   - transport: Sends the token request.
     ///   - clock: Gives the time of receipt, from which the expiry is computed, and the skew allowed
     ///     when checking the ID token.
     /// - Returns: The new session.
     /// - Throws: ``OAuthError`` from the server (`invalid_grant` for a wrong verifier or a used code),
     ///   or ``BearerError``.
-    public static func exchange(
+    package static func exchange(
         _ response: AuthorizationResponse,
         for request: AuthorizationRequest,
+        additionalParameters: [String: String] = [:],
         using transport: some HTTPTransport,
         clock: WallClock = .system
     ) async throws -> AuthState {
-        let tokenResponse = try await TokenRequest.authorizationCode(response, for: request)
-            .send(using: transport, clock: clock)
+        let tokenResponse = try await TokenRequest.authorizationCode(
+            response, for: request, additionalParameters: additionalParameters
+        )
+        .send(using: transport, clock: clock)
         return try AuthState(tokenResponse: tokenResponse, request: request, clock: clock)
     }
 
@@ -35,7 +40,7 @@ extension AuthState {
     ///   - request: The authorization request.
     ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
-    public init(tokenResponse: TokenResponse, request: AuthorizationRequest, clock: WallClock = .system) throws {
+    package init(tokenResponse: TokenResponse, request: AuthorizationRequest, clock: WallClock = .system) throws {
         try self.init(
             tokenResponse: tokenResponse,
             server: request.server,
@@ -57,7 +62,7 @@ extension AuthState {
     ///   - nonce: The nonce sent, which the ID token must carry; `nil` when none was sent.
     ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
-    public init(
+    package init(
         tokenResponse: TokenResponse,
         server: AuthorizationServer,
         client: Client,
@@ -100,7 +105,7 @@ extension AuthState {
     ///   the server (`invalid_grant` means the user must sign in again; see
     ///   ``markingSignInRequired(_:)``) or `invalid_grant` without an HTTP status, and no
     ///   request sent, once ``refreshTokenExpiresAt`` has passed; or another ``BearerError``.
-    public func refreshed(
+    package func refreshed(
         using transport: some HTTPTransport,
         scopes: [String]? = nil,
         additionalParameters: [String: String] = [:],
@@ -154,7 +159,7 @@ extension AuthState {
     ///   - requestedScopes: The narrower scope asked for, if any.
     ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
     /// - Returns: The refreshed session.
-    public func applying(
+    package func applying(
         refresh response: TokenResponse,
         requestedScopes: [String]? = nil,
         clock: WallClock = .system

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 extension AuthState {
@@ -22,7 +22,7 @@ extension AuthState {
     ///   - additionalParameters: Extra parameters (e.g. `prompt`).
     /// - Returns: The request to open, or `nil` when every scope is already granted.
     /// - Throws: ``BearerError`` as ``AuthorizationRequest/init(server:client:scopes:redirectURI:additionalParameters:)``.
-    public func addScopesRequest(
+    package func addScopesRequest(
         _ scopes: [String],
         redirectURI: URL? = nil,
         additionalParameters: [String: String] = [:]
@@ -48,7 +48,7 @@ extension AuthState {
     ///   new grant has none.
     /// - Throws: ``BearerError/Kind/userMismatch`` when the grant belongs to another user; this
     ///   session is then unchanged.
-    public func merging(additionalGrant grant: AuthState) throws -> AuthState {
+    package func merging(additionalGrant grant: AuthState) throws -> AuthState {
         if !mayBeSameUser(as: grant) {
             throw BearerError.userMismatch(
                 "The new grant belongs to another account than the signed-in one; the session was not changed. "

@@ -16,7 +16,7 @@ extension AuthState {
     /// - Returns: The session with its user; unchanged when the server has no UserInfo endpoint or
     ///   the session no access token.
     /// - Throws: ``BearerError/Kind/userMismatch`` when `sub` differs; the endpoint's errors.
-    public func fetchingUserInfo(
+    package func fetchingUserInfo(
         using transport: some HTTPTransport,
         clock: WallClock = .system
     ) async throws -> AuthState {
@@ -42,7 +42,11 @@ extension AuthState {
             subject: subject,
             email: claims["email"]?.stringValue ?? user?.email,
             emailVerified: claims["email_verified"]?.boolValue ?? user?.emailVerified,
-            name: claims["name"]?.stringValue ?? user?.name
+            name: claims["name"]?.stringValue ?? user?.name,
+            givenName: claims["given_name"]?.stringValue ?? user?.givenName,
+            familyName: claims["family_name"]?.stringValue ?? user?.familyName,
+            picture: claims["picture"]?.stringValue.flatMap(IDTokenClaims.webAddress) ?? user?.picture,
+            hostedDomain: claims["hd"]?.stringValue ?? user?.hostedDomain
         )
         return next
     }

@@ -7,10 +7,9 @@
 /// A signed-in session: the server and client, the tokens, their expiry, the granted scopes and the
 /// user, as one serializable value.
 ///
-/// Create one with ``exchange(_:for:using:clock:)`` after a redirect, and replace it
-/// with ``refreshed(using:scopes:additionalParameters:clock:)`` when
-/// ``needsRefresh(at:leeway:)`` says so. `AuthState` is a value: nothing changes until you store
-/// the new one. Its descriptions never show a token.
+/// An app reads it from its ``AuthSession`` (``AuthSession/state``), which creates it at sign-in
+/// and replaces it on each refresh, saved before use; `AuthState` is a value, so a copy never
+/// changes. Its descriptions never show a token.
 public struct AuthState: Sendable, Hashable {
     /// The leeway used when none is given: refresh from 60 s before expiry.
     public static let defaultRefreshLeeway: TimeInterval = 60
@@ -56,46 +55,13 @@ public struct AuthState: Sendable, Hashable {
     /// `refresh_token_expires_in` has passed, or `login_required` without an HTTP status when a
     /// refreshed ID token names another user (the new tokens are kept, so signing out revokes them).
     public var signInRequiredError: OAuthError?
-    /// Fields of the last token response that Bearer does not interpret.
-    package var additionalParameters: [String: JSONValue]
+    /// The fields of the last token answer that Bearer does not interpret, as they came (AppAuth's
+    /// `additionalParameters`), such as a server's `server_code`: `state.additionalParameters["server_code"]?.stringValue`.
+    /// At most 16 KiB of JSON, no field nested more than 16 levels deep, are kept.
+    public package(set) var additionalParameters: [String: JSONValue]
     /// Values that other formats carry and Bearer keeps so it can write them back (for example a
     /// migrated GTMOAuth2 session's `serviceProvider`). Never a credential.
     public var metadata: [String: String]
-
-    /// The signed-in user, as the ID token describes them.
-    public struct User: Sendable, Hashable, Codable {
-        /// The stable subject identifier (`sub`); empty when a migrated session did not record it.
-        public var subject: String
-        /// The email address, if the `email` scope was granted.
-        public var email: String?
-        /// Whether the email address is verified.
-        public var emailVerified: Bool?
-        /// The display name, if the `profile` scope was granted.
-        public var name: String?
-
-        /// Creates a user.
-        ///
-        /// - Parameters:
-        ///   - subject: The `sub` claim.
-        ///   - email: The `email` claim.
-        ///   - emailVerified: The `email_verified` claim.
-        ///   - name: The `name` claim.
-        public init(subject: String, email: String? = nil, emailVerified: Bool? = nil, name: String? = nil) {
-            self.subject = subject
-            self.email = email
-            self.emailVerified = emailVerified
-            self.name = name
-        }
-
-        package init(claims: IDTokenClaims) {
-            self.init(
-                subject: claims.subject,
-                email: claims.email,
-                emailVerified: claims.emailVerified,
-                name: claims.name
-            )
-        }
-    }
 
     /// Creates a session from its parts (used when restoring or migrating sessions).
     ///

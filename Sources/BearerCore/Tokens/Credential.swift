@@ -3,7 +3,9 @@
 /// `description`, `debugDescription`, `String(reflecting:)`, `dump` and string interpolation all print
 /// `TypeName(<redacted>)`. Read ``value`` only where the secret must go: an HTTP header, a form body,
 /// a store.
-public protocol Credential: Sendable, Hashable, Codable, RedactedDescription {
+public protocol Credential: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     /// The secret itself.
     var value: String { get }
 
@@ -16,6 +18,9 @@ public protocol Credential: Sendable, Hashable, Codable, RedactedDescription {
 extension Credential {
     /// `TypeName(<redacted>)`.
     public var description: String { "\(Self.self)(<redacted>)" }
+
+    /// The same as ``description``, so debugging output shows no secret.
+    public var debugDescription: String { description }
 
     /// A mirror with no children, so `dump` shows no secret.
     public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .struct) }

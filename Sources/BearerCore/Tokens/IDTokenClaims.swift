@@ -24,10 +24,28 @@ public struct IDTokenClaims: Sendable, Hashable {
     public var email: String?
     /// `email_verified`, read from a boolean or from the strings `"true"` / `"false"`.
     public var emailVerified: Bool?
-    /// `name`.
+    /// `name`: the full name, when the `profile` scope was granted.
     public var name: String?
+    /// `given_name`.
+    public var givenName: String?
+    /// `family_name`.
+    public var familyName: String?
+    /// `picture`: the address of the user's profile picture, when it is https.
+    public var picture: URL?
+    /// `hd`: the Google Workspace domain of the account, absent for a consumer account.
+    public var hostedDomain: String?
     /// Every claim, as it came.
     package var all: [String: JSONValue]
+
+    /// Any claim of the token, as it came, including those without a property here.
+    ///
+    /// ```swift
+    /// let locale = claims["locale"]?.stringValue
+    /// ```
+    ///
+    /// - Parameter name: The claim's name, such as `locale` or `https://example.com/roles`.
+    /// - Returns: Its value, or `nil` when the token has no such claim.
+    public subscript(_ name: String) -> JSONValue? { all[name] }
 
     /// Reads the claims from a decoded payload.
     ///
@@ -63,6 +81,18 @@ public struct IDTokenClaims: Sendable, Hashable {
         self.email = json["email"]?.stringValue
         self.emailVerified = json["email_verified"]?.boolValue
         self.name = json["name"]?.stringValue
+        self.givenName = json["given_name"]?.stringValue
+        self.familyName = json["family_name"]?.stringValue
+        self.picture = json["picture"]?.stringValue.flatMap(Self.webAddress)
+        self.hostedDomain = json["hd"]?.stringValue
         self.all = json
+    }
+
+    /// `text` as an https address with a host, or `nil`: an app loads the picture, so an address it
+    /// should not load (another scheme, plain http) is not kept.
+    static func webAddress(_ text: String) -> URL? {
+        guard let url = URL(string: text), url.scheme?.lowercased() == "https", url.host?.isEmpty == false
+        else { return nil }
+        return url
     }
 }

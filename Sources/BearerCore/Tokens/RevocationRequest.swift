@@ -8,11 +8,11 @@
 ///
 /// Revoking the refresh token ends the whole grant at most servers, Google included, so a
 /// session is revoked through its refresh token when it has one.
-public struct RevocationRequest: Sendable, Hashable {
+package struct RevocationRequest: Sendable, Hashable {
     /// The server.
-    public let server: AuthorizationServer
+    package let server: AuthorizationServer
     /// The client.
-    public let client: Client
+    package let client: Client
     /// The body parameters: `token` and `token_type_hint`.
     package let parameters: [FormParameter]
 
@@ -20,7 +20,7 @@ public struct RevocationRequest: Sendable, Hashable {
     ///
     /// - Parameter state: The session.
     /// - Returns: The request, or `nil` when the session holds no token.
-    public init?(revoking state: AuthState) {
+    package init?(revoking state: AuthState) {
         let token: String
         let hint: String
         if let refreshToken = state.refreshToken {
@@ -42,7 +42,7 @@ public struct RevocationRequest: Sendable, Hashable {
     ///   - clock: Gives the time of receipt, against which a `Retry-After` date is read.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the server has no revocation endpoint;
     ///   ``OAuthError`` or ``BearerError`` when the server refuses or cannot be reached.
-    public func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws {
+    package func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws {
         guard let endpoint = server.revocationEndpoint else {
             throw BearerError.invalidConfiguration(
                 "\(server.issuer.absoluteString) has no revocation endpoint, so the grant was not revoked there."
@@ -60,7 +60,7 @@ public struct RevocationRequest: Sendable, Hashable {
 
 extension RevocationRequest: RedactedDescription {
     /// The endpoint and parameters, with the token redacted.
-    public var description: String {
+    package var description: String {
         "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(OAuthEndpoint.describe(parameters)))"
     }
 }

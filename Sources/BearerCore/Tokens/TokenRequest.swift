@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 /// A request to the token endpoint (RFC 6749 §3.2): an authorization-code exchange or a refresh.
@@ -10,18 +10,18 @@
 /// secret authenticates with HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret
 /// form-encoded before base64 — at Google with `client_id` and `client_secret` in the body, as
 /// Google's guides do; one without sends `client_id` in the body.
-public struct TokenRequest: Sendable, Hashable {
+package struct TokenRequest: Sendable, Hashable {
     /// The parameter names whose values are secrets, redacted from descriptions.
     static let secretParameterNames: Set<String> = [
         "code", "code_verifier", "refresh_token", "client_secret", "token", "device_code",
     ]
 
     /// The server whose token endpoint receives the request.
-    public let server: AuthorizationServer
+    package let server: AuthorizationServer
     /// The body parameters, in order.
     package let parameters: [FormParameter]
     /// The client that authenticates.
-    public let client: Client
+    package let client: Client
 
     /// Creates a request to a server's token endpoint with the given body parameters.
     ///
@@ -41,21 +41,27 @@ public struct TokenRequest: Sendable, Hashable {
     /// - Parameters:
     ///   - response: The checked authorization response.
     ///   - request: The request it answers.
+    ///   - additionalParameters: Extra body parameters, such as RFC 8707 `resource` or `audience`
+    ///     (as AppAuth's `additionalParameters`); they cannot replace the standard ones.
     /// - Returns: The token request.
-    public static func authorizationCode(
+    package static func authorizationCode(
         _ response: AuthorizationResponse,
-        for request: AuthorizationRequest
+        for request: AuthorizationRequest,
+        additionalParameters: [String: String] = [:]
     ) -> TokenRequest {
-        TokenRequest(
-            server: request.server,
-            parameters: [
-                FormParameter("grant_type", "authorization_code"),
-                FormParameter("code", response.code.value),
-                FormParameter("redirect_uri", request.redirectURI.absoluteString),
-                FormParameter("code_verifier", request.pkce.verifier),
-            ],
-            client: request.client
-        )
+        var parameters = [
+            FormParameter("grant_type", "authorization_code"),
+            FormParameter("code", response.code.value),
+            FormParameter("redirect_uri", request.redirectURI.absoluteString),
+            FormParameter("code_verifier", request.pkce.verifier),
+        ]
+        let standard: Set<String> = [
+            "grant_type", "code", "redirect_uri", "code_verifier", "client_id", "client_secret",
+        ]
+        for name in additionalParameters.keys.sorted() where !standard.contains(name) {
+            if let value = additionalParameters[name] { parameters.append(FormParameter(name, value)) }
+        }
+        return TokenRequest(server: request.server, parameters: parameters, client: request.client)
     }
 
     /// A refresh (RFC 6749 §6), optionally asking for fewer scopes than were granted.
@@ -67,7 +73,7 @@ public struct TokenRequest: Sendable, Hashable {
     ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
     ///   - additionalParameters: Extra body parameters; they cannot replace the standard ones.
     /// - Returns: The token request.
-    public static func refresh(
+    package static func refresh(
         _ refreshToken: RefreshToken,
         server: AuthorizationServer,
         client: Client,
@@ -87,12 +93,12 @@ public struct TokenRequest: Sendable, Hashable {
     }
 
     /// The token endpoint.
-    public var endpoint: URL { server.tokenEndpoint }
+    package var endpoint: URL { server.tokenEndpoint }
 
     /// The request to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client
     /// with a secret (at Google, `client_id` and `client_secret` in the body) and `client_id` in
     /// the body for one without.
-    public var transportRequest: TransportRequest {
+    package var transportRequest: TransportRequest {
         OAuthEndpoint.request(endpoint, parameters: parameters, client: client, server: server)
     }
 
@@ -104,7 +110,7 @@ public struct TokenRequest: Sendable, Hashable {
     /// - Returns: The token response.
     /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` when the endpoint
     ///   is not secure, cannot be reached, or answers something other than a token response.
-    public func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws -> TokenResponse {
+    package func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws -> TokenResponse {
         let tokenEndpoint = OAuthEndpoint(url: endpoint, name: "token endpoint", server: server)
         return try TokenResponse(json: await tokenEndpoint.post(parameters, as: client, using: transport, clock: clock))
     }
@@ -112,7 +118,7 @@ public struct TokenRequest: Sendable, Hashable {
 
 extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
-    public var description: String {
+    package var description: String {
         let authentication =
             client.secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
         return "TokenRequest(\(endpoint.absoluteString), \(OAuthEndpoint.describe(parameters)), "

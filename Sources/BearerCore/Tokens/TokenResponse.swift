@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 /// A successful token-endpoint response (RFC 6749 §5.1).
@@ -14,33 +14,33 @@
 /// large or too deep to save: a field nested more than ``maximumKeptDepth`` levels deep is dropped,
 /// and fields are kept in name order until their JSON reaches ``maximumKeptBytes``. The tokens are
 /// always kept.
-public struct TokenResponse: Sendable, Hashable {
+package struct TokenResponse: Sendable, Hashable {
     /// The access token.
-    public var accessToken: AccessToken
+    package var accessToken: AccessToken
     /// The token type as sent (`Bearer`, in any case).
-    public var tokenType: String
+    package var tokenType: String
     /// The lifetime in seconds from receipt, when the server said.
-    public var expiresIn: TimeInterval?
+    package var expiresIn: TimeInterval?
     /// The refresh token, when the server issued one (or rotated it).
-    public var refreshToken: RefreshToken?
+    package var refreshToken: RefreshToken?
     /// How long the refresh token works, in seconds from receipt, when the server said
     /// (`refresh_token_expires_in`, sent by Google for time-limited grants).
-    public var refreshTokenExpiresIn: TimeInterval?
+    package var refreshTokenExpiresIn: TimeInterval?
     /// The granted scopes, when the server listed them; `nil` means "as requested" (RFC 6749 §5.1).
-    public var scopes: [String]?
+    package var scopes: [String]?
     /// The OpenID Connect ID token, when the server issued one.
-    public var idToken: IDToken?
+    package var idToken: IDToken?
     /// Fields Bearer does not interpret, kept as they came.
     package var additionalParameters: [String: JSONValue]
 
     /// The longest lifetime believed (ten years); a larger `expires_in` is read as this.
-    public static let maximumLifetime: TimeInterval = 315_360_000
+    package static let maximumLifetime: TimeInterval = 315_360_000
 
     /// The deepest nesting of an unknown field that is kept: a field nested deeper is dropped.
-    public static let maximumKeptDepth = 16
+    package static let maximumKeptDepth = 16
 
     /// How many bytes of JSON the unknown fields kept may take in all; fields past it are dropped.
-    public static let maximumKeptBytes = 16_384
+    package static let maximumKeptBytes = 16_384
 
     private static let knownFields: Set<String> = [
         "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "refresh_token_expires_in",
@@ -159,7 +159,7 @@ public struct TokenResponse: Sendable, Hashable {
 
 extension TokenResponse: RedactedDescription {
     /// The token type, lifetime, scopes and extra field names; never a token.
-    public var description: String {
+    package var description: String {
         let lifetime = expiresIn.map { "\(Int($0)) s" } ?? "unknown"
         return "TokenResponse(accessToken: <redacted>, type: \(tokenType), expiresIn: \(lifetime), "
             + "refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), "

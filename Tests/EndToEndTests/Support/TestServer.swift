@@ -38,7 +38,7 @@ enum TestServer {
     static let appRedirect = "com.example.bearer:/oauth2callback"
 
     static func client(_ id: String, secret: String? = nil, redirect: String = appRedirect) throws -> Client {
-        Client(id: id, secret: secret.map(ClientSecret.init), redirectURI: try #require(URL(string: redirect)))
+        Client(id: id, secret: secret.map(ClientSecret.init), redirectURI: try #require(URL(string: redirect)) as URL)
     }
 
     /// Token-endpoint requests from `clientID` seen so far, all grant types.

@@ -2,6 +2,12 @@ public import Bearer
 public import Foundation
 
 /// A clock that tests move by hand, so no test sleeps to wait for an expiry.
+///
+/// ```swift
+/// let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
+/// // … create a session with `clock: clock.wallClock`, then:
+/// clock.advance(by: 3600)  // the access token is now stale
+/// ```
 public final class TestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date

@@ -1,8 +1,19 @@
 public import Bearer
 public import Foundation
 
-/// A fake ``HTTPTransport`` for unit tests: answers each request with the next scripted reply and
-/// records every request it was sent.
+/// A fake `HTTPTransport` for unit tests: answers each request with the next scripted reply and
+/// records every request it was sent, so an app tests its own code against Bearer without a server.
+///
+/// ```swift
+/// let transport = RecordingTransport(replies: [
+///     .json(#"{"access_token": "new", "token_type": "Bearer", "expires_in": 3600}"#)
+/// ])
+/// // … restore or sign in a session with `transport: transport`, then:
+/// let tokenRequests = await transport.requests(toPathEnding: "/token")
+/// ```
+///
+/// A request past the end of the script throws ``TransportScriptExhausted``, so a test sees an
+/// unexpected request as a failure rather than a hang.
 public actor RecordingTransport: HTTPTransport {
     /// One scripted answer.
     public enum Reply: Sendable {
@@ -44,6 +55,12 @@ public actor RecordingTransport: HTTPTransport {
     }
 
     /// Records `request` and answers with the next scripted reply.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: The next scripted response.
+    /// - Throws: ``TransportScriptExhausted`` when no reply is left; `URLError` for a scripted
+    ///   ``Reply/failure(_:)``; `CancellationError` when cancelled during a ``init(replies:responseDelay:)``
+    ///   delay.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         requests.append(request)
         guard !replies.isEmpty else {
@@ -96,6 +113,13 @@ extension RecordingTransport.Reply {
 public struct TransportScriptExhausted: Error, CustomStringConvertible {
     /// The URL of the unexpected request.
     public let url: URL?
+
+    /// Creates the error for an unexpected request.
+    ///
+    /// - Parameter url: The request's URL.
+    public init(url: URL?) {
+        self.url = url
+    }
 
     /// Says which request was unexpected.
     public var description: String { "Unexpected request to \(url?.absoluteString ?? "nil")" }
