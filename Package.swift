@@ -26,7 +26,8 @@ let package = Package(
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
-        .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
+        .executableTarget(
+            name: "BearerSessionProbe", dependencies: ["Bearer", "BearerTestSupport"], path: "Tests/SessionProbe"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
         .testTarget(name: "BearerCommandLineTests", dependencies: ["BearerCommandLine", "BearerTestSupport"]),
         .testTarget(
