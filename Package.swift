@@ -29,7 +29,8 @@ let package = Package(
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
-        .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
+        .executableTarget(
+            name: "BearerSessionProbe", dependencies: ["Bearer", "BearerTestSupport"], path: "Tests/SessionProbe"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTesting", "BearerTestSupport"]),
         .testTarget(
             name: "BearerCommandLineTests",

@@ -49,7 +49,12 @@
             if status == errSecItemNotFound {
                 var attributes = query(name)
                 attributes[kSecValueData as String] = data
-                attributes[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+                // On the Mac this is the file-based keychain, which has no accessibility classes:
+                // kSecAttrAccessible applies only with kSecUseDataProtectionKeychain or
+                // kSecAttrSynchronizable, so it is set only where the item is a data-protection one.
+                #if !os(macOS) && !targetEnvironment(macCatalyst)
+                    attributes[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+                #endif
                 let added = SecItemAdd(attributes as CFDictionary, nil)
                 guard added == errSecSuccess else {
                     throw MigrationError.storeFailure(

@@ -3,49 +3,82 @@
 // Interface stub of the Security framework's keychain items API, for type-checking on Linux.
 // Never shipped or run. On Apple platforms the CF types bridge to Foundation's; here they are
 // the Foundation classes themselves, which gives the same `as CFDictionary` and `as? Data` casts.
+// Availability: kSecAttrAccessible, kSecUseDataProtectionKeychain and SecCopyErrorMessageString as
+// their pages give it; the other keychain-item declarations date from the first SDK of each
+// platform (iOS 2, macOS 10.6 for SecItem, tvOS 9, watchOS 2), older than any deployment target.
 import Foundation
 
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public typealias OSStatus = Int32
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public typealias CFTypeRef = AnyObject
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public typealias CFDictionary = NSDictionary
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public typealias CFString = NSString
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public typealias CFBoolean = NSNumber
 
 /// developer.apple.com/documentation/security/errsecsuccess and siblings (Security Framework Result Codes).
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public let errSecSuccess: OSStatus = 0
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public let errSecItemNotFound: OSStatus = -25300
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public let errSecDuplicateItem: OSStatus = -25299
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public let errSecInteractionNotAllowed: OSStatus = -25308
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public let errSecMissingEntitlement: OSStatus = -34018
 
 /// Item class, attribute, search and return keys (developer.apple.com/documentation/security/keychain-items).
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecClass: CFString = "class"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecClassGenericPassword: CFString = "genp"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecAttrService: CFString = "svce"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecAttrAccount: CFString = "acct"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecAttrAccessGroup: CFString = "agrp"
+@available(iOS 4.0, macCatalyst 13.1, macOS 10.9, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
+@available(iOS 4.0, macCatalyst 13.1, macOS 10.9, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly: CFString = "cku"
+@available(iOS 7.0, macCatalyst 13.1, macOS 10.9, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecAttrSynchronizable: CFString = "sync"
+@available(iOS 13.0, macCatalyst 13.1, macOS 10.15, tvOS 13.0, visionOS 1.0, watchOS 6.0, *)
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecValueData: CFString = "v_Data"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecReturnData: CFString = "r_Data"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecReturnAttributes: CFString = "r_Attributes"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecMatchLimit: CFString = "m_Limit"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "m_LimitOne"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
 
 /// `func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus`
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { fatalError("stub") }
 
 /// `func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus`
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { fatalError("stub") }
 
 /// `func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus`
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus { fatalError("stub") }
 
 /// `func SecItemDelete(_ query: CFDictionary) -> OSStatus`
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus { fatalError("stub") }
 
 /// `func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString?`
+@available(iOS 11.3, macCatalyst 13.1, macOS 10.3, tvOS 11.3, visionOS 1.0, watchOS 4.3, *)
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? { fatalError("stub") }

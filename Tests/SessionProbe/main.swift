@@ -1,6 +1,7 @@
 // A helper process for the end-to-end tests: restores a session from a FileSessionStore, gets a
 // fresh access token (refreshing under the store's lock when needed) and calls the test server's
-// protected endpoint with it. Prints "ok" or the error; never a token.
+// protected endpoint with it. Prints "ok" or the error; never a token. With --shared-items it is
+// the app or the widget of the shared-session test instead (SharedItemsProbe.swift).
 //
 //   BearerSessionProbe <store folder> <key> <clock offset seconds> <protected URL>
 import Bearer
@@ -11,6 +12,9 @@ import Foundation
 #endif
 
 let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "--shared-items" {
+    exit(await SharedItemsProbe.run(Array(arguments.dropFirst(2))))
+}
 guard arguments.count == 5, let offset = TimeInterval(arguments[3]), let resource = URL(string: arguments[4]) else {
     FileHandle.standardError.write(Data("usage: BearerSessionProbe <folder> <key> <offset> <url>\n".utf8))
     exit(64)

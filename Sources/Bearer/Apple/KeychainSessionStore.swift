@@ -6,34 +6,112 @@
     /// item per key, identified by the store's service and the key as its account, readable after
     /// the first unlock, on this device only.
     ///
+    /// An app and its widget or extensions share sessions with the same `accessGroup` (a keychain
+    /// access group of all of them) and the same `appGroup`: ``withExclusiveAccess(to:_:)`` then
+    /// holds a lock file in the app group's shared container, which every process of the group
+    /// sees, so that they refresh a session once between them (see the app extensions guide).
+    ///
     /// On macOS the data-protection keychain needs the `keychain-access-groups` or
     /// `application-identifier` entitlement; without one (an unsigned command-line tool) every
     /// call fails with ``BearerError/Kind/invalidConfiguration`` naming them. Such tools keep
     /// sessions in a ``FileSessionStore``.
     ///
-    /// What a status means and which item a key names are decided by `KeychainItemRules`; this
-    /// type only makes the `SecItem` calls.
+    /// What a status means, which item a key names and how the lock is taken are decided by
+    /// platform-neutral code (`KeychainItemRules`, `ItemSessionStore`, `LockFolder`); this type
+    /// only makes the `SecItem` calls and looks up the shared container.
     public struct KeychainSessionStore: SessionStore {
         /// The service of the store's items, unless another is given.
         public static let defaultService = "Bearer"
 
         /// The `kSecAttrService` of every item of this store; each key is an account of it.
         public let service: String
-        /// The keychain access group shared with other apps of the same team, if any.
+        /// The keychain access group shared with other apps of the same team, or with the app's
+        /// extensions, if any.
         public let accessGroup: String?
+        /// The app group whose shared container holds the locks, if the sessions are shared with
+        /// other processes (a widget, an extension).
+        public let appGroup: String?
 
-        private static let locks = AsyncKeyedLock()
+        private let items: KeychainItems
 
         /// Creates a store.
         ///
         /// - Parameters:
         ///   - service: The service of the store's items; removing a key removes only that key's
         ///     item of this service.
-        ///   - accessGroup: A keychain access group, to share sessions between apps.
-        public init(service: String = KeychainSessionStore.defaultService, accessGroup: String? = nil) {
+        ///   - accessGroup: A keychain access group, to share sessions between apps or with the
+        ///     app's extensions.
+        ///   - appGroup: An app group (`group.…`) of every process that shares the sessions, whose
+        ///     shared container holds the lock files; without one, the lock holds within this
+        ///     process only.
+        public init(
+            service: String = KeychainSessionStore.defaultService,
+            accessGroup: String? = nil,
+            appGroup: String? = nil
+        ) {
             self.service = service
             self.accessGroup = accessGroup
+            self.appGroup = appGroup
+            self.items = KeychainItems(service: service, accessGroup: accessGroup)
         }
+
+        /// The platform-neutral store over this store's items; `lockFolder` is where its locks are.
+        private func store(lockFolder: LockFolder? = nil) -> ItemSessionStore<KeychainItems> {
+            ItemSessionStore(items: items, namespace: service + "\u{0}" + (accessGroup ?? ""), lockFolder: lockFolder)
+        }
+
+        /// The lock folder in the shared container of ``appGroup``, if there is an app group.
+        private func sharedLockFolder() throws -> LockFolder? {
+            guard let appGroup else { return nil }
+            let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroup)
+            return try LockFolder.inContainer(container, appGroup: appGroup)
+        }
+
+        /// Reads the session saved under `key`.
+        ///
+        /// - Throws: ``BearerError/Kind/invalidConfiguration`` without the keychain entitlement,
+        ///   ``BearerError/Kind/storageFailure`` for other keychain failures, or what
+        ///   ``AuthState/init(encoded:)`` throws.
+        public func load(key: String) async throws -> AuthState? {
+            try await store().load(key: key)
+        }
+
+        /// Saves `state` under `key`: updates the item, adds it when it is missing, and updates it
+        /// again when another process (an app extension) added it in between.
+        public func save(_ state: AuthState, key: String) async throws {
+            try await store().save(state, key: key)
+        }
+
+        /// Removes the item of `key`, and no other.
+        public func remove(key: String) async throws {
+            try await store().remove(key: key)
+        }
+
+        /// The keys of the sessions saved in this store (its service and access group), sorted;
+        /// other items of the app are never listed.
+        public func keys() async throws -> [String] {
+            try await store().keys()
+        }
+
+        /// Runs `body` while holding the lock of `key`: with an ``appGroup``, a lock file in its
+        /// shared container that the app's extensions see too; otherwise within this process.
+        ///
+        /// - Throws: What `body` throws; ``BearerError/Kind/invalidConfiguration`` when the app is
+        ///   not a member of ``appGroup``; ``BearerError/Kind/storageFailure`` when the lock cannot
+        ///   be taken (then `body` does not run).
+        public func withExclusiveAccess<Result: Sendable>(
+            to key: String,
+            _ body: @Sendable () async throws -> Result
+        ) async throws -> Result {
+            try await store(lockFolder: try sharedLockFolder()).withExclusiveAccess(to: key, body)
+        }
+    }
+
+    /// The generic-password items of one service (and access group) in the data-protection
+    /// keychain: the `SecItem` calls of ``KeychainSessionStore``.
+    struct KeychainItems: SessionItems {
+        let service: String
+        let accessGroup: String?
 
         /// The query that names the item of `key`, and nothing else.
         private func query(for key: String) -> [String: Any] {
@@ -48,12 +126,7 @@
             return query
         }
 
-        /// Reads the session saved under `key`.
-        ///
-        /// - Throws: ``BearerError/Kind/invalidConfiguration`` without the keychain entitlement,
-        ///   ``BearerError/Kind/storageFailure`` for other keychain failures, or what
-        ///   ``AuthState/init(encoded:)`` throws.
-        public func load(key: String) async throws -> AuthState? {
+        func read(key: String) throws -> Data? {
             var query = query(for: key)
             query[kSecReturnData as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -63,13 +136,12 @@
             guard status == errSecSuccess, let data = result as? Data else {
                 throw KeychainItemRules.failure("read", key: key, status: status, message: Self.message(status))
             }
-            return try AuthState(encoded: data)
+            return data
         }
 
-        /// Saves `state` under `key`: updates the item, adds it when it is missing, and updates it
-        /// again when another process (an app extension) added it in between.
-        public func save(_ state: AuthState, key: String) async throws {
-            let data = try state.encoded()
+        func write(_ data: Data, key: String) throws {
+            // Readable after the first unlock, so that a widget or a background refresh can save
+            // a rotated refresh token while the device is locked; never migrated to another device.
             let attributes: [String: Any] = [
                 kSecValueData as String: data,
                 kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
@@ -83,17 +155,14 @@
             )
         }
 
-        /// Removes the item of `key`, and no other.
-        public func remove(key: String) async throws {
+        func delete(key: String) throws {
             let status = SecItemDelete(query(for: key) as CFDictionary)
             guard KeychainItemRules.isRemoved(status) else {
                 throw KeychainItemRules.failure("remove", key: key, status: status, message: Self.message(status))
             }
         }
 
-        /// The keys of the sessions saved in this store (its service and access group), sorted;
-        /// other items of the app are never listed.
-        public func keys() async throws -> [String] {
+        func keys() throws -> [String] {
             var query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
@@ -109,15 +178,7 @@
                 throw KeychainItemRules.failure("list", key: service, status: status, message: Self.message(status))
             }
             let items = result as? [[String: Any]] ?? []
-            return items.compactMap { $0[kSecAttrAccount as String] as? String }.sorted()
-        }
-
-        /// Runs `body` while holding the lock of `key` within this process.
-        public func withExclusiveAccess<Result: Sendable>(
-            to key: String,
-            _ body: @Sendable () async throws -> Result
-        ) async throws -> Result {
-            try await Self.locks.withLock(key, body)
+            return items.compactMap { $0[kSecAttrAccount as String] as? String }
         }
 
         /// The keychain's description of `status`.

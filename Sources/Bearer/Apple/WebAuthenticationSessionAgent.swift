@@ -1,8 +1,11 @@
 #if canImport(AuthenticationServices) && canImport(SwiftUI)
     public import AuthenticationServices
     public import Foundation
-    // WebAuthenticationSession lives in the overlay that importing both frameworks brings in.
-    import SwiftUI
+    // WebAuthenticationSession lives in _AuthenticationServices_SwiftUI, the cross-import overlay
+    // that importing both frameworks brings in. Since Swift 6.0 the overlay is imported with the
+    // more restrictive access of the two imports, so both are public: with an internal SwiftUI
+    // import the public initializer below would not compile.
+    public import SwiftUI
 
     /// Shows the authorization page with SwiftUI's `WebAuthenticationSession`, so a SwiftUI button
     /// signs in with no UIKit glue.

@@ -6,7 +6,7 @@
 
 /// A failure detected by Bearer itself, as opposed to one the server reported (``OAuthError``).
 ///
-/// Each error has a ``kind`` to branch on and says, in its ``description``, what went wrong, what
+/// Each error has a ``kind`` to branch on and says, in its `description`, what went wrong, what
 /// to do, and where it was raised (`BearerError.network: No response from … Sources/…:42`). When
 /// another error caused it, that is its ``underlyingError`` (the `URLError` of a failed request,
 /// the `POSIXError` of a failed file operation), so an app can tell offline from timed out.

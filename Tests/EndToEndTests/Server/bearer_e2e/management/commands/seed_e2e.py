@@ -51,6 +51,15 @@ def applications():
             "client_secret": "",
         },
         {
+            "client_id": "bearer-shared",
+            "name": "Bearer (an app and its widget sharing one session)",
+            "client_type": Application.CLIENT_PUBLIC,
+            "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
+            "redirect_uris": REDIRECT_URIS,
+            "skip_authorization": True,
+            "client_secret": "",
+        },
+        {
             "client_id": "bearer-cli",
             "name": "Bearer (the bearer tool's tests)",
             "client_type": Application.CLIENT_PUBLIC,

@@ -1,0 +1,94 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A ``SessionStore`` over ``SessionItems`` that several processes share, such as an app and its
+/// widget over the keychain: the decisions of `KeychainSessionStore`, kept apart from the Security
+/// framework so that they run, and are tested, everywhere.
+///
+/// With a ``LockFolder``, ``withExclusiveAccess(to:_:)`` holds that folder's lock file of the key,
+/// which every process of the app group sees; ``AuthSession`` re-reads the item under it, refreshes
+/// only when the session is still stale, and saves before releasing it, so the app and its
+/// extensions send a refresh token once between them. Without one, the lock holds within this
+/// process only.
+package struct ItemSessionStore<Items: SessionItems>: SessionStore {
+    /// Where the encoded sessions are kept.
+    package let items: Items
+    /// What tells this store's locks from those of other stores in the same folder (for the
+    /// keychain: service and access group).
+    package let namespace: String
+    /// The folder of the locks other processes see, if the store is shared between processes.
+    package let lockFolder: LockFolder?
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - items: Where the encoded sessions are kept.
+    ///   - namespace: What tells this store's locks from other stores' in the same folder.
+    ///   - lockFolder: The folder of the locks other processes see; `nil` locks within this
+    ///     process only.
+    package init(items: Items, namespace: String, lockFolder: LockFolder?) {
+        self.items = items
+        self.namespace = namespace
+        self.lockFolder = lockFolder
+    }
+
+    /// The lock file of `key`: a digest of the namespace and the key, so that any key (an email
+    /// address, a name with slashes) gives a short, safe file name, and two stores never share one.
+    package func lockName(for key: String) -> String {
+        let digest = SHA256.hash(Array(namespace.utf8) + [0] + Array(key.utf8))
+        let digits = Array("0123456789abcdef".utf8)
+        var name: [UInt8] = []
+        for byte in digest.prefix(16) {
+            name.append(digits[Int(byte >> 4)])
+            name.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: name, as: UTF8.self) + ".lock"
+    }
+
+    /// Reads the session saved under `key`.
+    ///
+    /// - Throws: What the items throw, or what ``AuthState/init(encoded:)`` throws; the item is
+    ///   left as it is.
+    package func load(key: String) async throws -> AuthState? {
+        guard let data = try items.read(key: key) else { return nil }
+        return try AuthState(encoded: data)
+    }
+
+    /// Saves `state` under `key`.
+    package func save(_ state: AuthState, key: String) async throws {
+        try items.write(try state.encoded(), key: key)
+    }
+
+    /// Removes the item of `key`, and no other.
+    package func remove(key: String) async throws {
+        try items.delete(key: key)
+    }
+
+    /// The keys of the saved sessions, sorted.
+    package func keys() async throws -> [String] {
+        try items.keys().sorted()
+    }
+
+    /// Runs `body` while holding the lock of `key`: the lock file of ``lockFolder`` when there is
+    /// one, which other processes see; otherwise a lock within this process.
+    ///
+    /// - Throws: What `body` throws, or ``BearerError/Kind/storageFailure`` when the lock cannot
+    ///   be taken (then `body` does not run).
+    package func withExclusiveAccess<Result: Sendable>(
+        to key: String,
+        _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+        guard let lockFolder else {
+            return try await ItemSessionLocks.tasks.withLock(namespace + "\u{0}" + key, body)
+        }
+        return try await lockFolder.withLock(named: lockName(for: key), body)
+    }
+}
+
+/// The in-process locks of stores without a lock folder, shared by every specialization.
+private enum ItemSessionLocks {
+    static let tasks = AsyncKeyedLock()
+}
