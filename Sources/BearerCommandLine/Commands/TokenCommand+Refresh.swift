@@ -14,6 +14,8 @@ extension TokenCommand: Command {
             // whose token may be older: a second refresh then gets one of our own.
             for _ in 0..<2 where !lasts(state, for: minimumLifetime, at: environment.clock.now()) {
                 state = try await session.refresh()
+                // The server said how long its tokens live: another refresh would not be longer.
+                if let lifetime = state.accessTokenLifetime, lifetime < minimumLifetime { break }
             }
             guard let fresh = state.accessToken, lasts(state, for: minimumLifetime, at: environment.clock.now()) else {
                 throw ShortLivedToken(asked: minimumLifetime, lifetime: state.accessTokenLifetime)
