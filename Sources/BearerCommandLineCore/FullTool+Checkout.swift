@@ -20,6 +20,13 @@ extension FullTool {
         /// `debug` or `release`.
         package let configuration: String
 
+        /// Names a package build.
+        package init(package: String, scratch: String, configuration: String) {
+            self.package = package
+            self.scratch = scratch
+            self.configuration = configuration
+        }
+
         /// The command that builds the whole tool there.
         package var arguments: [String] {
             [
