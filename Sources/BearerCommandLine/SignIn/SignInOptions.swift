@@ -16,7 +16,7 @@ enum SignInOptions {
         The authorization URL is printed on stderr and opened in the browser (with --open-with CMD:
         CMD runs with the URL as its last argument; otherwise xdg-open or open; --no-open only
         prints it). Bearer listens on 127.0.0.1 (port --port, or any free one) for the redirect and
-        gives up after --timeout seconds (300). The port that signed in is saved with the profile
+        gives up after --timeout seconds (300). A --port that signed in is saved with the profile
         and used again by add-scopes, for servers that register redirect URIs with their port.
 
         With --no-browser (a machine without a browser, such as one reached over ssh), open the
