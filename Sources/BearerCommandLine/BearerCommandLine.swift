@@ -2,28 +2,26 @@ import BearerCommandLineCore
 
 /// The `bearer` tool: parses the command line, runs the command, and turns any failure into one
 /// or two plain sentences on stderr and an exit code.
-public enum BearerCommandLine {
-    private typealias Runner = @Sendable (ParsedArguments, CommandEnvironment) async throws -> ExitCode
-
-    private static let commands: [String: (spec: CommandSpec, run: Runner)] = [
-        "login": (LoginCommand.spec, LoginCommand.run),
-        "token": (TokenCommand.spec, TokenCommand.run),
-        "curl": (CurlCommand.spec, CurlCommand.run),
-        "status": (StatusCommand.spec, { try StatusCommand.run($0, $1.local) }),
-        "add-scopes": (AddScopesCommand.spec, AddScopesCommand.run),
-        "logout": (LogoutCommand.spec, LogoutCommand.run),
-        "migrate": (MigrateCommand.spec, MigrateCommand.run),
-        "export": (ExportCommand.spec, ExportCommand.run),
+package enum BearerCommandLine {
+    /// Every command, in the order `bearer --help` lists them.
+    static let commands: [any Command.Type] = [
+        LoginCommand.self, TokenCommand.self, CurlCommand.self, StatusCommand.self, AddScopesCommand.self,
+        LogoutCommand.self, MigrateCommand.self, ExportCommand.self,
     ]
+
+    /// The command called `name`.
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
+    }
 
     /// Parses `arguments` for a command without running it (used by tests and the fuzzer).
     ///
     /// - Parameter arguments: The words after `bearer`.
     /// - Returns: The command's name and its parsed arguments.
     /// - Throws: ``UsageError``.
-    public static func parse(_ arguments: [String]) throws -> (command: String, arguments: ParsedArguments) {
+    package static func parse(_ arguments: [String]) throws -> (command: String, arguments: ParsedArguments) {
         guard let name = arguments.first else { throw UsageError("Say which command to run.") }
-        guard let command = commands[name] else {
+        guard let command = command(named: name) else {
             throw UsageError("\"\(name)\" is not a bearer command.")
         }
         return (name, try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec))
@@ -35,11 +33,12 @@ public enum BearerCommandLine {
     ///   - arguments: The words after `bearer`.
     ///   - environment: Environment variables, output, network and clock.
     /// - Returns: The exit code.
-    public static func run(_ arguments: [String], environment: CommandEnvironment = CommandEnvironment()) async -> Int32
+    package static func run(_ arguments: [String], environment: CommandEnvironment = CommandEnvironment()) async
+        -> Int32
     {
         let console = environment.console
         if arguments.isEmpty {
-            console.say(Help.general)
+            console.say(help)
             return ExitCode.usage.rawValue
         }
         if arguments == ["--version"] {
@@ -48,23 +47,23 @@ public enum BearerCommandLine {
         }
         if ["--help", "-h", "help"].contains(arguments[0]) {
             if arguments.count > 1 {
-                guard let text = Help.commands[arguments[1]] else {
+                guard let command = command(named: arguments[1]) else {
                     console.say("bearer: \"\(arguments[1])\" is not a bearer command. Run `bearer help` for the list.")
                     return ExitCode.usage.rawValue
                 }
-                console.out(text)
+                console.out(command.help)
             } else {
-                console.out(Help.general)
+                console.out(help)
             }
             return ExitCode.success.rawValue
         }
         do {
             let (name, parsed) = try parse(arguments)
+            guard let command = command(named: name) else { return ExitCode.usage.rawValue }
             if parsed.has("help") {
-                console.out(Help.commands[name] ?? Help.general)
+                console.out(command.help)
                 return ExitCode.success.rawValue
             }
-            guard let command = commands[name] else { return ExitCode.usage.rawValue }
             return try await command.run(parsed, environment).rawValue
         } catch {
             console.say("bearer: " + ErrorReport.message(for: error))

@@ -1,13 +1,13 @@
-public import Bearer
-public import Foundation
+package import Bearer
+import Foundation
 
 /// What commands get from the outside world, injectable for tests: a ``LocalEnvironment`` and
 /// the network.
-public struct CommandEnvironment: Sendable {
+package struct CommandEnvironment: Sendable {
     /// Environment variables, output and the time.
-    public var local: LocalEnvironment
+    package var local: LocalEnvironment
     /// Sends HTTP requests.
-    public var transport: any HTTPTransport
+    package var transport: any HTTPTransport
 
     /// Creates an environment.
     ///
@@ -17,7 +17,7 @@ public struct CommandEnvironment: Sendable {
     ///   - transport: Sends HTTP requests; by default `URLSession` with a timeout of
     ///     `$BEARER_HTTP_TIMEOUT` seconds (30).
     ///   - clock: Gives the time.
-    public init(
+    package init(
         variables: [String: String] = ProcessInfo.processInfo.environment,
         console: Console = .standard,
         transport: (any HTTPTransport)? = nil,
@@ -33,19 +33,19 @@ public struct CommandEnvironment: Sendable {
     }
 
     /// Environment variables.
-    public var variables: [String: String] {
+    package var variables: [String: String] {
         get { local.variables }
         set { local.variables = newValue }
     }
 
     /// Where output goes.
-    public var console: Console {
+    package var console: Console {
         get { local.console }
         set { local.console = newValue }
     }
 
     /// Gives the time.
-    public var clock: WallClock {
+    package var clock: WallClock {
         get { local.clock }
         set { local.clock = newValue }
     }

@@ -1,22 +1,22 @@
 /// What a command accepts: options with a value, flags without one, and positional arguments.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// The command's name.
-    public let name: String
+    package let name: String
     /// Options that take a value (`--profile NAME`), by long name.
-    public let valueOptions: Set<String>
+    package let valueOptions: Set<String>
     /// Options that may be given several times.
-    public let repeatable: Set<String>
+    package let repeatable: Set<String>
     /// Flags (`--json`).
-    public let flags: Set<String>
+    package let flags: Set<String>
     /// Short names (`-X`) and the long names they stand for.
-    public let shortNames: [String: String]
+    package let shortNames: [String: String]
     /// How many positional arguments are allowed.
-    public let positionals: ClosedRange<Int>
+    package let positionals: ClosedRange<Int>
     /// What the positional arguments are, for messages (`URL`, `SCOPE…`).
-    public let positionalName: String
+    package let positionalName: String
 
     /// Creates a specification.
-    public init(
+    package init(
         name: String,
         valueOptions: Set<String> = [],
         repeatable: Set<String> = [],
@@ -36,19 +36,19 @@ public struct CommandSpec: Sendable {
 }
 
 /// A command line, parsed against a ``CommandSpec``.
-public struct ParsedArguments: Sendable, Equatable {
+package struct ParsedArguments: Sendable, Equatable {
     /// Option values by long name, in the order given.
-    public var values: [String: [String]] = [:]
+    package var values: [String: [String]] = [:]
     /// The flags given.
-    public var flags: Set<String> = []
+    package var flags: Set<String> = []
     /// The positional arguments.
-    public var positionals: [String] = []
+    package var positionals: [String] = []
 
     /// The last value of `name`, if given.
-    public func value(_ name: String) -> String? { values[name]?.last }
+    package func value(_ name: String) -> String? { values[name]?.last }
 
     /// Whether the flag `name` was given.
-    public func has(_ name: String) -> Bool { flags.contains(name) }
+    package func has(_ name: String) -> Bool { flags.contains(name) }
 
     /// Parses `arguments` (the words after the command's name).
     ///
@@ -56,7 +56,7 @@ public struct ParsedArguments: Sendable, Equatable {
     ///
     /// - Throws: ``UsageError`` for an unknown option, a missing value, a repeated single option,
     ///   a value given to a flag, or the wrong number of positional arguments.
-    public init(_ arguments: [String], spec: CommandSpec) throws {
+    package init(_ arguments: [String], spec: CommandSpec) throws {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -123,24 +123,24 @@ public struct ParsedArguments: Sendable, Equatable {
 }
 
 /// A command line that cannot be run as given (exit code 64).
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
-    public let message: String
+    package let message: String
     /// The command whose help to point at, if any.
-    public let command: String?
+    package let command: String?
 
     /// Creates an error.
     ///
     /// - Parameters:
     ///   - message: What is wrong.
     ///   - command: The command whose help applies.
-    public init(_ message: String, command: String? = nil) {
+    package init(_ message: String, command: String? = nil) {
         self.message = message
         self.command = command
     }
 
     /// The message and where to read more.
-    public var description: String {
+    package var description: String {
         message + " Run `bearer help\(command.map { " " + $0 } ?? "")` for usage."
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 #if canImport(Glibc)
@@ -13,7 +13,7 @@
 #endif
 
 /// Where a command writes: stdout for results, stderr for everything meant for the person.
-public struct Console: Sendable {
+package struct Console: Sendable {
     private let writeOut: @Sendable (Data) -> Void
     private let writeError: @Sendable (Data) -> Void
 
@@ -22,13 +22,13 @@ public struct Console: Sendable {
     /// - Parameters:
     ///   - out: Receives stdout bytes.
     ///   - error: Receives stderr bytes.
-    public init(out: @escaping @Sendable (Data) -> Void, error: @escaping @Sendable (Data) -> Void) {
+    package init(out: @escaping @Sendable (Data) -> Void, error: @escaping @Sendable (Data) -> Void) {
         self.writeOut = out
         self.writeError = error
     }
 
     /// The process's stdout and stderr. A closed pipe (a reader that went away) is not an error.
-    public static let standard = Console(
+    package static let standard = Console(
         out: { writeAll($0, to: STDOUT_FILENO) },
         error: { writeAll($0, to: STDERR_FILENO) }
     )

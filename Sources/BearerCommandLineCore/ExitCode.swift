@@ -1,5 +1,5 @@
 /// The `bearer` tool's exit codes (see `bearer --help`).
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     /// Success.
     case success = 0
     /// Anything else.

@@ -3,7 +3,7 @@
 /// failure, is left to the whole tool (``FullTool``), which then answers exactly as it always has.
 ///
 /// It never suspends, so the concurrency runtime never starts its threads.
-public enum FastPath {
+package enum FastPath {
     /// Answers `arguments` if it can.
     ///
     /// - Parameters:
@@ -11,7 +11,7 @@ public enum FastPath {
     ///   - environment: Environment variables, output and the time.
     /// - Returns: The exit code, or `nil` when the whole tool must run instead (nothing was
     ///   written then).
-    public static func run(_ arguments: [String], environment: LocalEnvironment = LocalEnvironment()) -> Int32? {
+    package static func run(_ arguments: [String], environment: LocalEnvironment = LocalEnvironment()) -> Int32? {
         guard let name = arguments.first else { return nil }
         if arguments == ["--version"] {
             environment.console.out(Version.line)
@@ -20,10 +20,10 @@ public enum FastPath {
         let rest = Array(arguments.dropFirst())
         do {
             switch name {
-            case FreshTokenCommand.spec.name:
-                let parsed = try ParsedArguments(rest, spec: FreshTokenCommand.spec)
+            case TokenCommand.spec.name:
+                let parsed = try ParsedArguments(rest, spec: TokenCommand.spec)
                 guard !parsed.has("help") else { return nil }
-                return try FreshTokenCommand.run(parsed, environment)?.rawValue
+                return try TokenCommand.printStoredToken(parsed, environment)?.rawValue
             case StatusCommand.spec.name:
                 let parsed = try ParsedArguments(rest, spec: StatusCommand.spec)
                 guard !parsed.has("help") else { return nil }

@@ -8,10 +8,11 @@
 
 /// The whole tool, `bearer-full`, which the `bearer` executable becomes for everything it does
 /// not answer itself, the way git runs `git-remote-https` only when it talks HTTP. It is looked
-/// for next to `bearer`, then in `../libexec/bearer/` beside `bearer`'s folder.
-public enum FullTool {
+/// for next to `bearer`, then in `../libexec/bearer/` beside `bearer`'s folder; a `bearer` that
+/// SwiftPM built in a checkout builds it there first when it is missing.
+package enum FullTool {
     /// The executable's name.
-    public static let name = "bearer-full"
+    package static let name = "bearer-full"
 
     /// Where the whole tool may be when the running executable is `executable`, in the order
     /// they are tried.
@@ -19,8 +20,13 @@ public enum FullTool {
     /// - Parameter executable: The running executable's absolute path.
     /// - Returns: The candidate paths.
     package static func candidates(besides executable: String) -> [String] {
-        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        let folder = folder(of: executable)
         return [folder + "/" + name, folder + "/../libexec/bearer/" + name]
+    }
+
+    /// The folder of the executable at `path`.
+    static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     }
 
     /// Replaces this process with the whole tool, run with the same `arguments` and environment.
@@ -29,13 +35,19 @@ public enum FullTool {
     ///   - arguments: The words after `bearer`.
     ///   - console: Where to say why the tool cannot run.
     /// - Returns: Only when the whole tool cannot be run, after saying why: the exit code to use.
-    public static func replaceProcess(arguments: [String], console: Console = .standard) -> Int32 {
+    package static func replaceProcess(arguments: [String], console: Console = .standard) -> Int32 {
         guard let executable = runningExecutable() else {
             console.say("bearer: cannot find where this executable is, so \(name) cannot be run.")
             return ExitCode.failure.rawValue
         }
         let paths = candidates(besides: executable)
-        guard let path = paths.first(where: { access($0, X_OK) == 0 }) else {
+        var found = paths.first { access($0, X_OK) == 0 }
+        if found == nil, let checkout = packageBuild(inFolder: folder(of: executable), manifest: readManifest),
+            build(checkout, console: console)
+        {
+            found = paths.first { access($0, X_OK) == 0 }
+        }
+        guard let path = found else {
             console.say(
                 "bearer: \(name), which runs every command but a fresh `token` and `status`, is missing: "
                     + "put it next to \(executable) or in \(paths[1].dropLast(name.count + 1)) "

@@ -1,20 +1,20 @@
-public import BearerCore
+package import BearerCore
 
 #if canImport(FoundationEssentials)
-    public import FoundationEssentials
+    package import FoundationEssentials
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 /// What commands that never leave this machine get from the outside world (environment variables,
 /// output and the time), injectable for tests. ``CommandEnvironment`` adds the network.
-public struct LocalEnvironment: Sendable {
+package struct LocalEnvironment: Sendable {
     /// Environment variables.
-    public var variables: [String: String]
+    package var variables: [String: String]
     /// Where output goes.
-    public var console: Console
+    package var console: Console
     /// Gives the time.
-    public var clock: WallClock
+    package var clock: WallClock
 
     /// Creates an environment.
     ///
@@ -22,7 +22,7 @@ public struct LocalEnvironment: Sendable {
     ///   - variables: Environment variables.
     ///   - console: Where output goes.
     ///   - clock: Gives the time.
-    public init(
+    package init(
         variables: [String: String] = ProcessInfo.processInfo.environment,
         console: Console = .standard,
         clock: WallClock = .system

@@ -1,8 +1,8 @@
 /// The release of Bearer the tool was built from. `CHANGELOG.md`'s newest entry names the same
 /// version (a test checks that they agree).
-public enum Version {
+package enum Version {
     /// The version, in semantic-versioning form.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 
     /// What `bearer --version` prints.
     package static var line: String { "bearer \(current)" }

@@ -150,3 +150,27 @@ struct FastPathTests {
             ])
     }
 }
+
+@Suite("A bearer built by SwiftPM in a checkout builds the whole tool there")
+struct CheckoutBuildTests {
+    private let manifest = #"let package = Package(products: [.executable(name: "bearer-full", targets: [])])"#
+
+    @Test("The package, scratch folder and configuration are read from the executable's folder")
+    func findsThePackage() {
+        let manifests = [
+            "/src/bearer/Package.swift": manifest, "/src/other/Package.swift": "let package = Package()",
+        ]
+        let read: (String) -> String? = { manifests[$0] }
+        #expect(
+            FullTool.packageBuild(inFolder: "/src/bearer/.build/x86_64-unknown-linux-gnu/debug", manifest: read)
+                == FullTool.PackageBuild(package: "/src/bearer", scratch: "/src/bearer/.build", configuration: "debug"))
+        #expect(
+            FullTool.packageBuild(
+                inFolder: "/src/bearer/.build/static/x86_64-unknown-linux-gnu/release", manifest: read)
+                == FullTool.PackageBuild(
+                    package: "/src/bearer", scratch: "/src/bearer/.build/static", configuration: "release"))
+        #expect(FullTool.packageBuild(inFolder: "/src/other/.build/arm64-apple-macosx/debug", manifest: read) == nil)
+        #expect(FullTool.packageBuild(inFolder: "/usr/local/bin", manifest: read) == nil)
+        #expect(FullTool.packageBuild(inFolder: "/opt/debug", manifest: read) == nil)
+    }
+}

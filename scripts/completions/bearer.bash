@@ -27,7 +27,7 @@ _bearer() {
             return
             ;;
         --format)
-            mapfile -t COMPREPLY < <(compgen -W "gtmoauth2 gtmappauth" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "gtmoauth2 gtmappauth adc" -- "$cur")
             return
             ;;
         --request | -X)
@@ -42,19 +42,20 @@ _bearer() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return
             ;;
-        --issuer | --client-id | --client-secret | --allow-host | --scope | --port | --timeout | --header | -H | --data | -d)
+        --issuer | --client-id | --client-secret | --allow-host | --scope | --port | --timeout | --min-lifetime | --header | -H | --data | -d)
             return
             ;;
     esac
     local options="--profile --help"
     case "${COMP_WORDS[1]}" in
         login)
-            options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --device"
+            options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device"
             options+=" --allow-insecure-loopback --timeout --client-secret-file --allow-host"
             ;;
         curl) options+=" --request -X --header -H --data -d" ;;
         status) options+=" --json" ;;
-        add-scopes) options+=" --open-with --no-open --timeout" ;;
+        token) options+=" --min-lifetime" ;;
+        add-scopes) options+=" --port --open-with --no-open --no-browser --timeout" ;;
         migrate)
             options+=" --from --force --issuer --google --client-id --allow-insecure-loopback"
             options+=" --client-secret-file --allow-host"

@@ -26,7 +26,7 @@ complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a status -d '
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a add-scopes -d 'ask for more scopes'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a logout -d 'revoke the grant and remove the session'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a migrate -d 'import a legacy session'
-complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a export -d 'write the session in a legacy format'
+complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a export -d 'write the session in another format'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a help -d 'show the help of a command'
 complete -c bearer -n "__fish_seen_subcommand_from help" -a "$commands"
 
@@ -42,9 +42,11 @@ complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l client-secr
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l allow-host -x -d 'another host that may receive tokens'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l client-secret -x -d 'the client secret'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l scope -x -d 'the scopes to ask for'
-complete -c bearer -n "__fish_seen_subcommand_from login" -l port -x -d 'the loopback port'
+complete -c bearer -n "__fish_seen_subcommand_from login add-scopes" -l port -x -d 'the loopback port'
 complete -c bearer -n "__fish_seen_subcommand_from login add-scopes" -l open-with -x -a '(__fish_complete_command)' -d 'the command that opens the URL'
 complete -c bearer -n "__fish_seen_subcommand_from login add-scopes" -l no-open -d 'only print the URL'
+complete -c bearer -n "__fish_seen_subcommand_from login add-scopes" -l no-browser -d 'sign in on another machine, paste its address'
+complete -c bearer -n "__fish_seen_subcommand_from token" -l min-lifetime -x -d 'seconds the token must stay valid'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l device -d 'use the device flow'
 complete -c bearer -n "__fish_seen_subcommand_from login add-scopes" -l timeout -x -d 'seconds to wait for the redirect'
 
@@ -58,5 +60,5 @@ complete -c bearer -n "__fish_seen_subcommand_from migrate" -l from -x -a 'gtmoa
 complete -c bearer -n "__fish_seen_subcommand_from migrate" -l force -d 'replace the session the profile has'
 complete -c bearer -n "__fish_seen_subcommand_from migrate" -F
 
-complete -c bearer -n "__fish_seen_subcommand_from export" -l format -x -a 'gtmoauth2 gtmappauth' -d 'the legacy format'
+complete -c bearer -n "__fish_seen_subcommand_from export" -l format -x -a 'gtmoauth2 gtmappauth adc' -d 'the format'
 complete -c bearer -n "__fish_seen_subcommand_from export" -l output -r -F -d 'write to this file, mode 0600'

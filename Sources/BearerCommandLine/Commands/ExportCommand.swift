@@ -2,15 +2,35 @@ import Bearer
 import BearerMigration
 import Foundation
 
-/// `bearer export --format gtmoauth2|gtmappauth [--output FILE]`: the profile's session in a
-/// legacy format, on stdout or in a new file of mode 0600.
-enum ExportCommand {
+/// `bearer export --format gtmoauth2|gtmappauth|adc [--output FILE]`: the profile's session in
+/// another library's format, on stdout or in a new file of mode 0600.
+enum ExportCommand: Command {
+    static let formats = ["gtmoauth2", "gtmappauth", "adc"]
+
     static let spec = CommandSpec(name: "export", valueOptions: ["format", "output"])
 
+    static let summary = "write the session in another library's format to stdout or a private file"
+
+    static let help = """
+        usage: bearer export --format gtmoauth2|gtmappauth|adc [--output FILE] [--profile NAME]
+
+        Writes the profile's session, to stdout or, with --output, to a new file of mode 0600
+        (written like a session file):
+
+          gtmoauth2   a GTMOAuth2 persistence string, for an app going back to that library
+          gtmappauth  a GTMAppAuth keyed archive, likewise
+          adc         the authorized_user JSON that gcloud writes, which Google's client libraries
+                      read from $GOOGLE_APPLICATION_CREDENTIALS: client_id, client_secret (for a
+                      confidential client), refresh_token, token_uri, quota_project_id (when the
+                      session came from such a file). It holds no scopes and no access token.
+
+        The output holds the refresh token: prefer --output to redirecting stdout, which creates
+        files others can read.
+        """
+
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
-        let format = arguments.value("format")
-        guard format == "gtmoauth2" || format == "gtmappauth" else {
-            throw UsageError("--format must be gtmoauth2 or gtmappauth.", command: "export")
+        guard let format = arguments.value("format"), formats.contains(format) else {
+            throw UsageError("--format must be gtmoauth2, gtmappauth or adc.", command: "export")
         }
         let output = try arguments.value("output").map { path in
             guard !path.isEmpty, !path.hasSuffix("/") else {
@@ -18,12 +38,14 @@ enum ExportCommand {
             }
             return URL(fileURLWithPath: path, isDirectory: false)
         }
-        let state = try await Profile(arguments, environment).load()
+        let profile = try Profile(arguments, environment)
+        let state = try await profile.load()
         let data: Data
-        let name = format ?? "gtmappauth"
-        switch name {
+        switch format {
         case "gtmoauth2":
             data = Data(GTMOAuth2PersistenceString.encode(state, dialect: .gtmOAuth2).utf8)
+        case "adc":
+            data = try authorizedUser(state, profile: profile)
         default:
             data = GTMAppAuthArchive.encode(state)
         }
@@ -33,7 +55,29 @@ enum ExportCommand {
         }
         // Written like a session file: a new file of mode 0600, flushed, then renamed into place.
         try PrivateFile.write(data, toFileInExistingFolder: output)
-        environment.console.say("Wrote the \(name) session to \(output.path) (readable only by you).")
+        environment.console.say("Wrote the \(format) session to \(output.path) (readable only by you).")
         return .success
+    }
+
+    /// gcloud's `authorized_user` credentials for `state`, with its keys sorted and a newline.
+    ///
+    /// - Throws: ``ToolFailure`` when the session has no refresh token (the format holds nothing else).
+    static func authorizedUser(_ state: AuthState, profile: Profile) throws -> Data {
+        guard let refreshToken = state.refreshToken else {
+            throw ToolFailure(
+                "Profile \(profile.name) has no refresh token, and the adc format holds nothing else; sign in "
+                    + "again with `bearer login \(profile.flag)…` (for Google, access_type=offline is asked for).")
+        }
+        var fields = [
+            "type": "authorized_user",
+            "client_id": state.client.id,
+            "refresh_token": refreshToken.value,
+            "token_uri": state.server.tokenEndpoint.absoluteString,
+        ]
+        fields["client_secret"] = state.client.secret?.value
+        fields["quota_project_id"] = state.metadata[ApplicationDefaultCredentials.fieldPrefix + "quota_project_id"]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(fields) + Data("\n".utf8)
     }
 }

@@ -3,7 +3,7 @@ import BearerMigration
 import Foundation
 
 /// `bearer migrate --from FORMAT FILE`: imports a legacy session into a profile.
-enum MigrateCommand {
+enum MigrateCommand: Command {
     static let formats = ["gtmoauth2", "gtmappauth", "googlesignin", "adc"]
 
     static let spec = CommandSpec(
@@ -14,6 +14,29 @@ enum MigrateCommand {
         positionals: 1...1,
         positionalName: "FILE"
     )
+
+    static let summary = "import a session saved by GTMOAuth2, GTMAppAuth, GoogleSignIn or gcloud"
+
+    static let help = """
+        usage: bearer migrate --from gtmoauth2|gtmappauth|googlesignin|adc FILE [--profile NAME] [--force]
+                              [(--issuer URL | --google) --client-id ID] [--client-secret-file FILE]
+                              [--allow-insecure-loopback] [--allow-host HOST]…
+
+        Imports a legacy session into the profile; FILE is left as it is. A profile that already
+        has a session is not overwritten without --force.
+
+          gtmoauth2     a GTMOAuth2 persistence string (either dialect); needs --issuer or --google
+                        and --client-id, which the string does not record
+          gtmappauth    a GTMAppAuth keyed archive (the keychain item's data); its issuer is the
+                        one it names, else its ID token's iss; one that names none needs --issuer
+          googlesignin  a JSON object of GoogleSignIn's keychain items: "fingerprint", the item it
+                        names, optionally "<fingerprint>~~atrp" and "bundle_id"
+          adc           gcloud application default credentials (authorized_user)
+
+        GoogleSignIn items and gcloud credentials are Google's unless --issuer names another
+        server. A --issuer or --client-id that differs from what FILE holds is refused (exit 64)
+        rather than either being chosen. Imported sessions refresh their access token on first use.
+        """
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let profile = try Profile(arguments, environment)

@@ -15,9 +15,24 @@ import BearerCore
 #endif
 
 /// `bearer status [--json]`: who is signed in, with which scopes, until when; never a token.
+///
+/// It never needs the network, so the `bearer` executable answers it by itself.
 package enum StatusCommand {
     /// What `status` accepts.
     package static let spec = CommandSpec(name: "status", flags: ["json"])
+
+    /// The line in `bearer --help`.
+    package static let summary = "show the user, scopes and expiry (never a token); --json for scripts"
+
+    /// The text of `bearer help status`.
+    package static let help = """
+        usage: bearer status [--profile NAME] [--json]
+
+        Shows the profile, the user (email, sub), the granted scopes, the token expiry, whether a
+        new sign-in is needed, the issuer, the client and the session file. Never prints a token.
+        --json prints one object with the keys profile, email, sub, scopes, expires_at (RFC 3339 or
+        null), sign_in_required, issuer, client_id, session_file.
+        """
 
     struct Report: Encodable {
         let profile: String

@@ -27,9 +27,10 @@ struct BearerTool {
     }
 
     /// Starts `bearer arguments…` in the background.
-    func start(_ arguments: [String]) throws -> ChildProcess {
+    func start(_ arguments: [String], input: Bool = false) throws -> ChildProcess {
         var environment = ["BEARER_CONFIG_DIR": configDirectory.path]
         if let timeout { environment["BEARER_HTTP_TIMEOUT"] = String(timeout) }
-        return try ChildProcess(try BuiltProduct.path("bearer"), arguments: arguments, environment: environment)
+        return try ChildProcess(
+            try BuiltProduct.path("bearer"), arguments: arguments, environment: environment, input: input)
     }
 }

@@ -21,9 +21,11 @@ final class ChildProcess: @unchecked Sendable {
     private var stdoutData = Data()
     private var stderrData = Data()
     private let readers = DispatchGroup()
+    private let input: Pipe?
 
-    /// Starts `executable` with this process's environment plus `environment`.
-    init(_ executable: URL, arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with this process's environment plus `environment`; with `input`, its
+    /// stdin is a pipe that ``write(line:)`` writes to, else it reads nothing.
+    init(_ executable: URL, arguments: [String], environment: [String: String] = [:], input: Bool = false) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -31,7 +33,10 @@ final class ChildProcess: @unchecked Sendable {
         let error = Pipe()
         process.standardOutput = out
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        self.input = input ? Pipe() : nil
+        process.standardInput = self.input ?? FileHandle.nullDevice
+        // A child that exits before reading what is written must not kill the tests with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         try process.run()
         collect(out.fileHandleForReading) { self.stdoutData.append($0) }
         collect(error.fileHandleForReading) { self.stderrData.append($0) }
@@ -47,6 +52,12 @@ final class ChildProcess: @unchecked Sendable {
             }
             readers.leave()
         }.start()
+    }
+
+    /// Writes `line` and a newline to the process's stdin, as a user pasting it would; nothing
+    /// when the process has exited.
+    func write(line: String) {
+        try? input?.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
     var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }

@@ -30,6 +30,9 @@ DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 # Connect `prompt=none` checks need one.
 _current_user = contextvars.ContextVar("bearer_e2e_current_user", default=None)
 
+# Clients whose redirect URIs must match exactly, port included.
+EXACT_PORT_CLIENTS = {"bearer-exact-port"}
+
 EMAIL_SCOPES = {"email", "https://www.googleapis.com/auth/userinfo.email"}
 PROFILE_SCOPES = {"profile", "https://www.googleapis.com/auth/userinfo.profile"}
 
@@ -121,6 +124,14 @@ class BearerE2EValidator(OAuth2Validator):
             if not claimed:
                 raise oauth2_errors.InvalidGrantError(request=request)
         return super()._save_bearer_token(token, request, *args, **kwargs)
+
+    def validate_redirect_uri(self, client_id, redirect_uri, request, *args, **kwargs):
+        # Stock django-oauth-toolkit lets any port through for a loopback redirect URI
+        # (RFC 8252 section 7.3). Some servers match the registered port exactly; the
+        # clients in EXACT_PORT_CLIENTS stand in for them.
+        if client_id in EXACT_PORT_CLIENTS:
+            return redirect_uri in request.client.redirect_uris.split()
+        return super().validate_redirect_uri(client_id, redirect_uri, request, *args, **kwargs)
 
     def validate_silent_login(self, request):
         user = _current_user.get()

@@ -25,6 +25,8 @@ USERS = [
 ]
 
 REDIRECT_URIS = "com.example.bearer:/oauth2callback http://127.0.0.1/callback"
+# The port the exact-port client registers: a server that matches loopback ports exactly, as some do.
+EXACT_PORT = 48613
 CONFIDENTIAL_CLIENT_SECRET = "bearer-confidential-test-secret"
 MIGRATE_CLIENT_SECRET = "bearer-migrate-test-secret"
 
@@ -65,6 +67,24 @@ def applications():
             "client_type": Application.CLIENT_PUBLIC,
             "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
             "redirect_uris": REDIRECT_URIS,
+            "skip_authorization": True,
+            "client_secret": "",
+        },
+        {
+            "client_id": "bearer-cli-solo",
+            "name": "Bearer (one suite of the bearer tool's tests, so its counters are its own)",
+            "client_type": Application.CLIENT_PUBLIC,
+            "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
+            "redirect_uris": REDIRECT_URIS,
+            "skip_authorization": True,
+            "client_secret": "",
+        },
+        {
+            "client_id": "bearer-exact-port",
+            "name": "Bearer (a client whose loopback redirect URI must match its port exactly)",
+            "client_type": Application.CLIENT_PUBLIC,
+            "authorization_grant_type": Application.GRANT_AUTHORIZATION_CODE,
+            "redirect_uris": f"http://127.0.0.1:{EXACT_PORT}/callback",
             "skip_authorization": True,
             "client_secret": "",
         },

@@ -1,0 +1,58 @@
+import Bearer
+import Foundation
+
+/// `bearer logout`: revokes the grant and removes the profile's session. The session is removed
+/// even when revocation fails; the exit code then says so (69 when the server was unreachable).
+enum LogoutCommand: Command {
+    static let spec = CommandSpec(name: "logout")
+
+    static let summary = "revoke the grant and remove the session"
+
+    static let help = """
+        usage: bearer logout [--profile NAME]
+
+        Revokes the grant at the server (RFC 7009) and removes the profile's session. When
+        revocation fails, the local session is still removed, the grant may still be valid, and
+        the message says where to revoke it; the exit code is then 69 if the server could not be
+        reached, 1 if it refused.
+        """
+
+    static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        let profile = try Profile(arguments, environment)
+        let console = environment.console
+        guard let stored = try? await profile.store.load(key: profile.name) else {
+            if FileManager.default.fileExists(atPath: profile.file) {
+                try await profile.store.remove(key: profile.name)
+                console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
+            } else {
+                console.say("Profile \(profile.name) has no session; nothing to sign out of.")
+            }
+            return .success
+        }
+        let outcome = try await profile.session(using: environment.transport).disconnect()
+        switch outcome {
+        case .revoked:
+            console.say(
+                "Signed out of profile \(profile.name): the server revoked the grant and the session was removed.")
+        case .notRevoked:
+            console.say(
+                "Signed out of profile \(profile.name). The server offers no revocation, so only the local session was removed."
+            )
+        case .failed(let error):
+            console.say(
+                "Signed out of profile \(profile.name) locally: the session was removed, but the server did not "
+                    + "revoke the grant.")
+            console.say(
+                ErrorReport.message(for: error) + " The grant may still be valid; revoke it "
+                    + revocationPlace(for: stored.server) + ".")
+            return ErrorReport.exitCode(for: error) == .unavailable ? .unavailable : .failure
+        }
+        return .success
+    }
+
+    /// Where a person can revoke a grant by hand.
+    static func revocationPlace(for server: AuthorizationServer) -> String {
+        if server.isGoogle { return "at https://myaccount.google.com/permissions" }
+        return "in your account's settings at \(server.issuer.host ?? server.issuer.absoluteString)"
+    }
+}
