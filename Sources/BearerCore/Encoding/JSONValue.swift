@@ -13,7 +13,7 @@ package enum JSONValue: Sendable, Hashable, Codable {
     /// An object.
     indirect case object([String: JSONValue])
 
-    /// Decodes any JSON value.
+    /// Decodes any JSON value; a number too large for a `Double` becomes infinity.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -26,8 +26,13 @@ package enum JSONValue: Sendable, Hashable, Codable {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            // What is left of valid JSON is a number too large for a Double (`1e400`): it is kept
+            // as infinity, which every reader treats as out of range, so one field cannot make a
+            // whole answer unreadable.
+            self = .number(.infinity)
         }
     }
 

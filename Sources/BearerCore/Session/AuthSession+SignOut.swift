@@ -65,22 +65,14 @@ extension AuthSession {
 }
 
 extension AuthSession {
-    /// Revokes the grant of `state` at its server (RFC 7009), when the server has a revocation
-    /// endpoint and the session holds a token.
+    /// Revokes the grant of `state` at its server (RFC 7009): its refresh token and its access
+    /// token, when the server has a revocation endpoint and the session holds a token.
     static func revokeGrant(
         of state: AuthState,
         using transport: any HTTPTransport,
         clock: WallClock
     ) async -> RevocationOutcome {
-        guard let request = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil else {
-            return .notRevoked
-        }
-        do {
-            try await request.send(using: transport, clock: clock)
-            return .revoked
-        } catch {
-            return .failed(error)
-        }
+        await state.revokingEveryToken(using: transport, clock: clock)
     }
 }
 

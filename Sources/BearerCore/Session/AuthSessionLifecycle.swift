@@ -121,7 +121,10 @@ package struct AuthSessionLifecycle: Sendable {
         case .backingOff(let until, let error) where now < until && !hasRefreshed:
             return isStale(at: now, leeway: leeway, rejecting: staleToken) ? .fail(error) : .deliver(state)
         case .saved, .backingOff:
-            if hasRefreshed && state.accessToken != nil { return .deliver(state) }
+            if hasRefreshed {
+                guard state.accessToken != nil else { return .fail(Self.noUsableAccessToken) }
+                return .deliver(state)
+            }
             return isStale(at: now, leeway: leeway, rejecting: staleToken) ? .refresh(state) : .deliver(state)
         }
     }
@@ -241,6 +244,13 @@ package struct AuthSessionLifecycle: Sendable {
         if let staleToken { return state.accessToken == nil || state.accessToken == staleToken }
         return state.needsRefresh(at: now, leeway: leeway)
     }
+
+    /// A refresh whose answer kept its refresh token but refused its access token.
+    private static let noUsableAccessToken = BearerError(
+        .invalidResponse,
+        "The token endpoint's answer to the refresh held no usable access token; the refresh token it sent "
+            + "was saved. Try again; if this persists, the server is misconfigured."
+    )
 
     private static func reauthenticationError(_ error: OAuthError?) -> BearerError {
         guard let error else {
