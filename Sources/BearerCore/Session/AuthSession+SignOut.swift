@@ -24,8 +24,10 @@ extension AuthSession {
     ///   signed in).
     public func signOut() async throws {
         try await funnel {
-            try await self.store.withExclusiveAccess(to: self.key) {
-                try await self.signOutHoldingLock()
+            try await StoreAccess.$maySave.withValue(false) {
+                try await self.store.withExclusiveAccess(to: self.key) {
+                    try await self.signOutHoldingLock()
+                }
             }
         }
     }
@@ -46,8 +48,10 @@ extension AuthSession {
     /// - Throws: The store's error when the session cannot be removed.
     public func disconnect() async throws -> RevocationOutcome {
         try await funnel {
-            try await self.store.withExclusiveAccess(to: self.key) {
-                try await self.disconnectHoldingLock()
+            try await StoreAccess.$maySave.withValue(false) {
+                try await self.store.withExclusiveAccess(to: self.key) {
+                    try await self.disconnectHoldingLock()
+                }
             }
         }
     }
