@@ -85,13 +85,15 @@ enum LogoutCommand {
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let profile = try Profile(arguments, environment)
         let console = environment.console
-        guard let stored = try? await profile.store.load(key: profile.name) else {
+        // Only a session that cannot be read at all is removed unrevoked; one that may not be read
+        // (an unsafe file or folder) is refused, and nothing is removed.
+        guard let stored = try await LogoutRules.load(profile) else {
             if FileManager.default.fileExists(atPath: profile.file) {
                 try await profile.store.remove(key: profile.name)
                 console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
-            } else {
-                console.say("Profile \(profile.name) has no session; nothing to sign out of.")
+                return .failure
             }
+            console.say("Profile \(profile.name) has no session; nothing to sign out of.")
             return .success
         }
         let outcome = try await profile.session(using: environment.transport).disconnect()
@@ -103,6 +105,7 @@ enum LogoutCommand {
             console.say(
                 "Signed out of profile \(profile.name). The server offers no revocation, so only the local session was removed."
             )
+            return .failure
         case .failed(let error):
             console.say(
                 "Signed out of profile \(profile.name) locally: the session was removed, but the server did not "
