@@ -26,6 +26,7 @@ struct KeepTheGrantTests {
         #""expires_in":-1"#,
         #""expires_in":"soon""#,
         #""expires_in":1e400"#,
+        #""expires_in":1."#,
         #""scope":42"#,
         #""refresh_token_expires_in":-5"#,
     ]

@@ -50,6 +50,14 @@ struct StoredNumberTests {
         }
     }
 
+    @Test("A stored unknown field holding a number that cannot be read is dropped, and the session reads back the same")
+    func unreadableNumberIsDropped() throws {
+        let text = String(decoding: try Self.patched("accessTokenLifetime", "3600"), as: UTF8.self)
+        let data = Data(text.replacingOccurrences(of: "{", with: #"{"additionalParameters":{"x":[1.],"y":2},"#).utf8)
+        let state = try AuthState(encoded: data)
+        #expect(try AuthState(encoded: try state.encoded()) == state)
+    }
+
     @Test("An unexplained 400 from the token endpoint says the server refused, not that the URL is wrong")
     func unexplained400() async throws {
         for body in ["", "{}"] {

@@ -13,7 +13,7 @@ package enum JSONValue: Sendable, Hashable, Codable {
     /// An object.
     indirect case object([String: JSONValue])
 
-    /// Decodes any JSON value; a number too large for a `Double` becomes infinity.
+    /// Decodes any JSON value; a number that cannot be read as a `Double` becomes infinity.
     package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -29,9 +29,10 @@ package enum JSONValue: Sendable, Hashable, Codable {
         } else if let value = try? container.decode([String: JSONValue].self) {
             self = .object(value)
         } else {
-            // What is left of valid JSON is a number too large for a Double (`1e400`): it is kept
-            // as infinity, which every reader treats as out of range, so one field cannot make a
-            // whole answer unreadable.
+            // What is left is a number Foundation cannot read: too large for a Double (`1e400`) or
+            // malformed (`1.`, which its scanner lets through). It is kept as infinity, which every
+            // reader treats as out of range and which no saved session holds, so one field cannot
+            // make a whole answer unreadable.
             self = .number(.infinity)
         }
     }

@@ -78,10 +78,13 @@ extension AuthState: Codable {
                         statusCode: $0.statusCode
                     )
                 },
-                additionalParameters: try container.decodeIfPresent(
-                    [String: JSONValue].self,
-                    forKey: .additionalParameters
-                ) ?? [:],
+                // The same limits as for a fresh answer: a field no JSON can hold (a number that
+                // could not be read) is dropped, so the session saves and reads back the same.
+                additionalParameters: JSONValue.keeping(
+                    try container.decodeIfPresent([String: JSONValue].self, forKey: .additionalParameters) ?? [:],
+                    maximumDepth: TokenResponse.maximumKeptDepth,
+                    maximumBytes: TokenResponse.maximumKeptBytes
+                ),
                 metadata: try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
             )
         } catch let error as BearerError where error.kind == .unsupportedStateVersion || error.kind == .corruptState {
