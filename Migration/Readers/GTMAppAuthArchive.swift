@@ -131,7 +131,7 @@ private struct ArchiveReading {
             requestedScopes: Scopes.parse(
                 try authorizationRequest.flatMap { try archive.string("scope", in: $0) } ?? ""),
             user: try user(idToken: idToken),
-            reauthenticationError: reauthentication,
+            signInRequiredError: reauthentication,
             additionalParameters: additional,
             metadata: metadata
         )

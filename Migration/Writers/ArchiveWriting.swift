@@ -88,7 +88,7 @@ enum ArchiveWriting {
         if let refreshToken = state.refreshToken {
             authStateFields.append(("refreshToken", .object(archive.string(refreshToken.value))))
         }
-        if state.reauthenticationError != nil {
+        if state.signInRequiredError != nil {
             let archived = archive.error(code: -10, domain: "org.openid.appauth.oauth_token")
             authStateFields.append(("authorizationError", .object(archived)))
         }

@@ -8,18 +8,18 @@ enum ErrorReport {
         case is UsageError:
             return .usage
         case is NoSession:
-            return .reauthenticationNeeded
+            return .signInRequired
         case let error as MigrationError:
             // The file and the command line disagree: the command line must change.
             return error.kind == .conflictingSettings ? .usage : .dataError
         case let error as OAuthError:
-            if error.requiresReauthentication { return .reauthenticationNeeded }
+            if error.signInRequired { return .signInRequired }
             if error.isTransient { return .unavailable }
             return .failure
         case let error as BearerError:
-            if error.requiresReauthentication { return .reauthenticationNeeded }
+            if error.signInRequired { return .signInRequired }
             if error.isTransient { return .unavailable }
-            if [.corruptState, .unsupportedStateVersion, .insecureStorage].contains(error.kind) { return .dataError }
+            if [.unreadableSession, .unreadableSession, .insecureStorage].contains(error.kind) { return .dataError }
             return .failure
         default:
             return .failure
@@ -44,14 +44,14 @@ enum ErrorReport {
             var text = "The server refused: \(error.code.rawValue)"
             if let description = error.errorDescription { text += " (\(description))" }
             text += "."
-            if error.requiresReauthentication {
+            if error.signInRequired {
                 text += " Run `bearer login` to sign in again."
             } else if error.isTransient {
                 text += " Try again later."
             }
             return text
         case let error as BearerError:
-            if error.requiresReauthentication { return error.reason + " Run `bearer login` to sign in again." }
+            if error.signInRequired { return error.reason + " Run `bearer login` to sign in again." }
             return error.reason
         default:
             return "Unexpected failure: \(String(describing: type(of: error)))."

@@ -80,7 +80,7 @@ enum Help {
         Shows the profile, the user (email, sub), the granted scopes, the token expiry, whether a
         new sign-in is needed, the issuer, the client and the session file. Never prints a token.
         --json prints one object with the keys profile, email, sub, scopes, expires_at (RFC 3339 or
-        null), needs_reauthentication, issuer, client_id, session_file.
+        null), sign_in_required, issuer, client_id, session_file.
         """,
         "add-scopes": """
         usage: bearer add-scopes SCOPE… [--profile NAME] [--open-with CMD] [--no-open] [--timeout SECONDS]

@@ -15,5 +15,5 @@ public enum ExitCode: Int32, Sendable {
     /// The output could not be written (a full disk, an I/O error; a closed pipe is no error).
     case outputFailed = 74
     /// The user must sign in again (`bearer login`).
-    case reauthenticationNeeded = 77
+    case signInRequired = 77
 }

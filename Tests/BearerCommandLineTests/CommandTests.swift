@@ -25,7 +25,7 @@ struct CommandTests {
         guard let issuer = URL(string: "https://auth.example.com"),
             let token = URL(string: "https://auth.example.com/token"),
             let redirect = URL(string: "http://127.0.0.1/callback")
-        else { throw BearerError(.invalidConfiguration, "test setup") }
+        else { throw BearerError.invalidConfiguration("test setup") }
         return AuthState(
             server: AuthorizationServer(issuer: issuer, authorizationEndpoint: issuer, tokenEndpoint: token),
             client: Client(id: "tool", redirectURI: redirect),

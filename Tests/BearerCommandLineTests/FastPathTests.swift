@@ -26,7 +26,7 @@ struct FastPathTests {
         guard let issuer = URL(string: "https://auth.example.com"),
             let token = URL(string: "https://auth.example.com/token"),
             let redirect = URL(string: "http://127.0.0.1/callback")
-        else { throw BearerError(.invalidConfiguration, "test setup") }
+        else { throw BearerError.invalidConfiguration("test setup") }
         return AuthState(
             server: AuthorizationServer(issuer: issuer, authorizationEndpoint: issuer, tokenEndpoint: token),
             client: Client(id: "tool", redirectURI: redirect),
@@ -70,7 +70,7 @@ struct FastPathTests {
     @Test("A marked session with a fresh token is left to the whole tool, as the session's lifecycle says")
     func markedSession() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await save(try session(expiresIn: 3600).markingNeedsReauthentication(OAuthError(code: .invalidGrant)))
+        try await save(try session(expiresIn: 3600).markingSignInRequired(OAuthError(code: .invalidGrant)))
         let capture = Capture()
         #expect(FastPath.run(["token"], environment: local(capture)) == nil)
         #expect(capture.stdout.isEmpty && capture.stderr.isEmpty)

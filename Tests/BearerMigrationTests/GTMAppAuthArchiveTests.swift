@@ -88,8 +88,8 @@ struct GTMAppAuthArchiveTests {
         #expect(state.accessToken == fromString.accessToken)
         #expect(state.user == fromString.user)
         #expect(state.grantedScopes == fromString.grantedScopes)
-        state.reauthenticationError = OAuthError(code: .invalidGrant)
-        #expect(try GTMAppAuthArchive.decode(GTMAppAuthArchive.encode(state)).needsReauthentication)
+        state.signInRequiredError = OAuthError(code: .invalidGrant)
+        #expect(try GTMAppAuthArchive.decode(GTMAppAuthArchive.encode(state)).signInRequired)
     }
 }
 

@@ -28,7 +28,7 @@ private actor FailingDestination: SessionStore {
     private func fail(_ step: Step) throws {
         if failing == step {
             failing = nil
-            throw BearerError(.storageFailure, "injected failure at \(step.rawValue)")
+            throw BearerError.storageFailure("injected failure at \(step.rawValue)")
         }
     }
 

@@ -27,7 +27,7 @@ public actor FaultyStore: SessionStore {
     /// Saves to the underlying store, or fails.
     public func save(_ state: AuthState, key: String) async throws {
         saveCount += 1
-        if failsSaves { throw BearerError(.storageFailure, "The test store refuses saves.") }
+        if failsSaves { throw BearerError.storageFailure("The test store refuses saves.") }
         try await base.save(state, key: key)
     }
 

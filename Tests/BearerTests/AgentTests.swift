@@ -368,7 +368,7 @@ struct AgentAttemptTests {
         closed.finish(redirect: nil, error: NSError(domain: WebAuthenticationCompletion.errorDomain, code: 1))
         #expect(try await outcome(of: closed) == .cancelled)
         let failed = AgentAttempt()
-        failed.fail(BearerError(.agentFailed, "could not start"))
+        failed.fail(BearerError.agentFailed("could not start"))
         let error = await #expect(throws: BearerError.self) { try await outcome(of: failed) }
         #expect(error?.kind == .agentFailed)
     }

@@ -86,7 +86,7 @@ struct AuthSessionEntryTests {
     func authorizerProtocolOffersData() async throws {
         struct Refusing: Authorizer {
             func authorize(_ request: URLRequest) async throws -> URLRequest {
-                throw BearerError(.needsReauthentication, "sign in")
+                throw BearerError.signInRequired("sign in")
             }
             var canAuthorize: Bool { false }
             var user: AuthState.User? { nil }
@@ -95,6 +95,6 @@ struct AuthSessionEntryTests {
         let error = await #expect(throws: BearerError.self) {
             _ = try await authorizer.data(for: URLRequest(url: Fixtures.url("https://api.example.com/")))
         }
-        #expect(error?.kind == .needsReauthentication)
+        #expect(error?.kind == .signInRequired)
     }
 }

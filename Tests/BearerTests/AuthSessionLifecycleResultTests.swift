@@ -23,10 +23,10 @@ extension AuthSessionLifecycleTests {
         let failure = lifecycle.refreshFailed(Self.invalidGrant, at: Self.epoch)
         #expect(failure == nil)
         #expect(Self.name(of: lifecycle.phase) == "unsaved")
-        #expect(lifecycle.state.needsReauthentication)
+        #expect(lifecycle.state.signInRequired)
         let settled = lifecycle.saveSucceeded(lifecycle.state)
         #expect(settled)
-        #expect(Self.name(of: lifecycle.phase) == "needsSignIn")
+        #expect(Self.name(of: lifecycle.phase) == "signInRequired")
         #expect(!lifecycle.canAuthorize)
     }
 
@@ -39,7 +39,7 @@ extension AuthSessionLifecycleTests {
 
         var busy = Self.lifecycle(in: .saved)
         let busyError = busy.refreshFailed(Self.busy, at: Self.failedAt)
-        #expect(busyError.map(Self.kind(of:)) == "serverError")
+        #expect(busyError.map(Self.kind(of:)) == "serverUnavailable")
         guard case .backingOff(let until, _) = busy.phase else {
             Issue.record("expected backingOff, got \(Self.name(of: busy.phase))")
             return
@@ -47,7 +47,7 @@ extension AuthSessionLifecycleTests {
         #expect(until == Self.failedAt.addingTimeInterval(Self.retryAfter))
 
         var offline = Self.lifecycle(in: .saved)
-        let offlineError = offline.refreshFailed(BearerError(.network, "offline"), at: Self.epoch)
+        let offlineError = offline.refreshFailed(BearerError.network("offline"), at: Self.epoch)
         #expect(offlineError.map(Self.kind(of:)) == "network")
         #expect(Self.name(of: offline.phase) == "saved")
         #expect(offline.state == Self.state())
@@ -80,7 +80,7 @@ extension AuthSessionLifecycleTests {
         grant.grantedScopes = ["email", "drive"]
         let merged = try lifecycle.grantReceived(grant)
         #expect(merged.grantedScopes == ["email", "drive"])
-        #expect(!merged.needsReauthentication)
+        #expect(!merged.signInRequired)
         #expect(Self.name(of: lifecycle.phase) == "unsaved")
     }
 
@@ -92,11 +92,11 @@ extension AuthSessionLifecycleTests {
         #expect(lifecycle.state.accessToken == nil && lifecycle.state.refreshToken == nil)
         #expect(!lifecycle.canAuthorize)
         let step = lifecycle.nextStepHoldingLock(at: Self.epoch, leeway: 60, rejecting: nil, hasRefreshed: false)
-        #expect(Self.describe(step) == "fail needsReauthentication")
+        #expect(Self.describe(step) == "fail signInRequired")
     }
 
     @Test("canAuthorize holds in every phase but needing sign-in and signed out", arguments: PhaseName.allCases)
     func canAuthorize(phase: PhaseName) {
-        #expect(Self.lifecycle(in: phase).canAuthorize == ![.needsSignIn, .signedOut].contains(phase))
+        #expect(Self.lifecycle(in: phase).canAuthorize == ![.signInRequired, .signedOut].contains(phase))
     }
 }

@@ -8,7 +8,7 @@ import Testing
 struct AuthSessionLifecycleTests {
     /// The phases, by name, so tests can enumerate them.
     enum PhaseName: String, CaseIterable, CustomTestStringConvertible {
-        case saved, unsaved, backingOff, backingOffExpired, needsSignIn, signedOut
+        case saved, unsaved, backingOff, backingOffExpired, signInRequired, signedOut
         var testDescription: String { rawValue }
     }
 
@@ -37,7 +37,7 @@ struct AuthSessionLifecycleTests {
     }
 
     static let invalidGrant = OAuthError(code: .invalidGrant, statusCode: 400)
-    static let busy = BearerError(.serverError, "busy", retryAfter: retryAfter)
+    static let busy = BearerError.serverUnavailable("busy", retryAfter: retryAfter)
 
     /// The lifecycle in `phase`, reached through transitions only.
     static func lifecycle(in phase: PhaseName) -> AuthSessionLifecycle {
@@ -49,8 +49,8 @@ struct AuthSessionLifecycleTests {
             lifecycle.refreshSucceeded(state(access: "at-2", refresh: "rt-2"))
         case .backingOff, .backingOffExpired:
             _ = lifecycle.refreshFailed(busy, at: failedAt)
-        case .needsSignIn:
-            lifecycle = AuthSessionLifecycle(stored: state().markingNeedsReauthentication(invalidGrant))
+        case .signInRequired:
+            lifecycle = AuthSessionLifecycle(stored: state().markingSignInRequired(invalidGrant))
         case .signedOut:
             lifecycle.signedOut()
         }
@@ -72,7 +72,7 @@ struct AuthSessionLifecycleTests {
         case .saved: "saved"
         case .unsaved: "unsaved"
         case .backingOff: "backingOff"
-        case .needsSignIn: "needsSignIn"
+        case .signInRequired: "signInRequired"
         case .signedOut: "signedOut"
         }
     }
@@ -109,9 +109,9 @@ struct AuthSessionLifecycleTests {
         let expected: [PhaseName: (fresh: String, stale: String, rejected: String)] = [
             .saved: ("deliver a token", "reload", "reload"),
             .unsaved: ("reload", "reload", "reload"),
-            .backingOff: ("deliver a token", "fail serverError", "fail serverError"),
+            .backingOff: ("deliver a token", "fail serverUnavailable", "fail serverUnavailable"),
             .backingOffExpired: ("deliver a token", "reload", "reload"),
-            .needsSignIn: ("reload", "reload", "reload"),
+            .signInRequired: ("reload", "reload", "reload"),
             .signedOut: ("reload", "reload", "reload"),
         ]
         var fresh = Self.lifecycle(in: phase)
@@ -146,10 +146,10 @@ struct AuthSessionLifecycleTests {
         let expected: [PhaseName: (fresh: String, stale: String, afterRefresh: String)] = [
             .saved: ("deliver", "refresh", "deliver"),
             .unsaved: ("save", "save", "save"),
-            .backingOff: ("deliver", "fail serverError", "deliver"),
+            .backingOff: ("deliver", "fail serverUnavailable", "deliver"),
             .backingOffExpired: ("deliver", "refresh", "deliver"),
-            .needsSignIn: ("fail needsReauthentication", "fail needsReauthentication", "fail needsReauthentication"),
-            .signedOut: ("fail needsReauthentication", "fail needsReauthentication", "fail needsReauthentication"),
+            .signInRequired: ("fail signInRequired", "fail signInRequired", "fail signInRequired"),
+            .signedOut: ("fail signInRequired", "fail signInRequired", "fail signInRequired"),
         ]
         let lifecycle = Self.lifecycle(in: phase)
         let fresh = lifecycle.nextStepHoldingLock(
@@ -186,7 +186,7 @@ struct AuthSessionLifecycleTests {
         case .same: state
         case .newerSameUser: Self.state(access: "at-9", refresh: "rt-9")
         case .otherUser: Self.state(access: "at-o", refresh: "rt-o", subject: "user-2")
-        case .marked: Self.state(access: "at-m", refresh: "rt-m").markingNeedsReauthentication(invalidGrant)
+        case .marked: Self.state(access: "at-m", refresh: "rt-m").markingSignInRequired(invalidGrant)
         }
     }
 
@@ -194,22 +194,22 @@ struct AuthSessionLifecycleTests {
     /// held after, and whether it threw (and what).
     static let reconciled: [PhaseName: [StoredCopy: String]] = [
         .saved: [
-            .gone: "signedOut at-1 threw needsReauthentication", .same: "saved at-1",
+            .gone: "signedOut at-1 threw signInRequired", .same: "saved at-1",
             .newerSameUser: "saved at-9 changed", .otherUser: "saved at-1 threw userMismatch",
-            .marked: "needsSignIn at-m changed",
+            .marked: "signInRequired at-m changed",
         ],
         .backingOff: [
-            .gone: "signedOut at-1 threw needsReauthentication", .same: "backingOff at-1",
+            .gone: "signedOut at-1 threw signInRequired", .same: "backingOff at-1",
             .newerSameUser: "saved at-9 changed", .otherUser: "backingOff at-1 threw userMismatch",
-            .marked: "needsSignIn at-m changed",
+            .marked: "signInRequired at-m changed",
         ],
         .unsaved: [
             .gone: "unsaved at-2", .same: "unsaved at-2", .newerSameUser: "unsaved at-2",
             .otherUser: "unsaved at-2", .marked: "unsaved at-2",
         ],
-        .needsSignIn: [
-            .gone: "needsSignIn at-1", .same: "needsSignIn at-1", .newerSameUser: "saved at-9 changed",
-            .otherUser: "saved at-o changed", .marked: "needsSignIn at-1",
+        .signInRequired: [
+            .gone: "signInRequired at-1", .same: "signInRequired at-1", .newerSameUser: "saved at-9 changed",
+            .otherUser: "saved at-o changed", .marked: "signInRequired at-1",
         ],
         .signedOut: [
             .gone: "signedOut none", .same: "signedOut none", .newerSameUser: "saved at-9 changed",
@@ -219,7 +219,7 @@ struct AuthSessionLifecycleTests {
 
     @Test(
         "Reconciling with the stored copy: the one path, for every phase and every copy",
-        arguments: [PhaseName.saved, .backingOff, .unsaved, .needsSignIn, .signedOut], StoredCopy.allCases
+        arguments: [PhaseName.saved, .backingOff, .unsaved, .signInRequired, .signedOut], StoredCopy.allCases
     )
     func storedCopyLoaded(phase: PhaseName, copy: StoredCopy) {
         var lifecycle = Self.lifecycle(in: phase)

@@ -46,9 +46,9 @@ struct AuthSessionRefreshAnswerTests {
         let store = InMemorySessionStore()
         let (session, transport) = try await makeSession(state, replies: [], store: store)
         let error = await #expect(throws: BearerError.self) { try await session.authorize(api()) }
-        #expect(error?.requiresReauthentication == true)
+        #expect(error?.signInRequired == true)
         #expect(await transport.requests.isEmpty)
-        #expect(try await store.load(key: "main")?.needsReauthentication == true, "the mark is saved")
+        #expect(try await store.load(key: "main")?.signInRequired == true, "the mark is saved")
         await #expect(throws: BearerError.self) { try await session.authorize(api()) }
         #expect(await transport.requests.isEmpty)
     }
@@ -69,10 +69,10 @@ struct AuthSessionRefreshAnswerTests {
             store: store
         )
         let error = await #expect(throws: BearerError.self) { try await session.authorize(api()) }
-        #expect(error?.requiresReauthentication == true)
+        #expect(error?.signInRequired == true)
         let saved = try #require(try await store.load(key: "main"))
         #expect(saved.refreshToken?.value == "rt-2")
-        #expect(saved.reauthenticationError?.code == .loginRequired)
+        #expect(saved.signInRequiredError?.code == .loginRequired)
         _ = try await session.disconnect()
         let revocation = try #require(await transport.requests(toPathEnding: "/revoke").first)
         #expect(revocation.formBody["token"] == "rt-2")

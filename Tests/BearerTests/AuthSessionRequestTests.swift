@@ -186,12 +186,12 @@ struct AuthSessionRequestTests {
         base.clock.advance(by: 3600)
         await #expect(throws: BearerError.self) { try await session.validAccessToken() }
         var fresh = await session.state
-        fresh.reauthenticationError = nil
+        fresh.signInRequiredError = nil
         fresh.accessToken = AccessToken("at-new")
         fresh.accessTokenExpiresAt = base.clock.now.addingTimeInterval(3600)
         try await session.replace(with: fresh)
         #expect(try await session.validAccessToken().value == "at-new")
-        #expect(try await store.load(key: "main")?.reauthenticationError == nil)
+        #expect(try await store.load(key: "main")?.signInRequiredError == nil)
         #expect(await transport.requests.count == 1)
     }
 }

@@ -128,7 +128,7 @@ struct AuthSessionTests {
         try await store.remove(key: "main")
         clock.advance(by: 3600)
         let error = await #expect(throws: BearerError.self) { try await session.validAccessToken() }
-        #expect(error?.kind == .needsReauthentication)
+        #expect(error?.kind == .signInRequired)
         #expect(try await store.load(key: "main") == nil)
         #expect(await transport.requests.isEmpty)
     }
@@ -139,7 +139,7 @@ struct AuthSessionTests {
         clock.advance(by: 3600)
         await #expect(throws: BearerError.self) { try await session.validAccessToken() }
         var fresh = try #require(try await store.load(key: "main"))
-        fresh.reauthenticationError = nil
+        fresh.signInRequiredError = nil
         fresh.accessToken = AccessToken("at-elsewhere")
         fresh.accessTokenExpiresAt = clock.now.addingTimeInterval(3600)
         try await store.save(fresh, key: "main")
@@ -166,11 +166,11 @@ struct AuthSessionTests {
         let (session, transport, store) = try await makeSession(replies: [.json(400, #"{"error":"invalid_grant"}"#)])
         clock.advance(by: 3600)
         let first = await #expect(throws: BearerError.self) { try await session.authorize(apiRequest()) }
-        #expect(first?.kind == .needsReauthentication)
-        #expect(try await store.load(key: "main")?.reauthenticationError?.code == .invalidGrant)
+        #expect(first?.kind == .signInRequired)
+        #expect(try await store.load(key: "main")?.signInRequiredError?.code == .invalidGrant)
         #expect(await !session.canAuthorize)
         let second = await #expect(throws: BearerError.self) { try await session.authorize(apiRequest()) }
-        #expect(second?.kind == .needsReauthentication)
+        #expect(second?.kind == .signInRequired)
         #expect(await transport.requests.count == 1)
 
         let restored = try #require(try await AuthSession.restore(key: "main", from: store, transport: transport))
@@ -200,7 +200,7 @@ struct AuthSessionTests {
         ])
         clock.advance(by: 3600)
         let error = await #expect(throws: BearerError.self) { try await session.authorize(apiRequest()) }
-        #expect(error?.kind == .serverError)
+        #expect(error?.kind == .serverUnavailable)
         #expect(error?.retryAfter == 120)
         clock.advance(by: 60)
         await #expect(throws: BearerError.self) { try await session.authorize(apiRequest()) }
@@ -217,7 +217,7 @@ struct AuthSessionTests {
         clock.advance(by: 3599)
         let error = await #expect(throws: OAuthError.self) { try await session.authorize(apiRequest()) }
         #expect(error?.isTransient == true)
-        #expect(await session.state.reauthenticationError == nil)
+        #expect(await session.state.signInRequiredError == nil)
     }
 
     @Test("Refresh starts at the leeway: fresh at T−60.001 s, refreshed at T−60 s")

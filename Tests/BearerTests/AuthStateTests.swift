@@ -108,17 +108,17 @@ struct AuthStateTests {
     @Test("A marked session fails at once without a request; no refresh token is its own error")
     func refreshPreconditions() async throws {
         let (state, _, _) = try await signedIn()
-        let marked = state.markingNeedsReauthentication(OAuthError(code: .invalidGrant, statusCode: 400))
+        let marked = state.markingSignInRequired(OAuthError(code: .invalidGrant, statusCode: 400))
         let transport = RecordingTransport()
         let error = await #expect(throws: BearerError.self) { try await marked.refreshed(using: transport) }
-        #expect(error?.kind == .needsReauthentication)
-        #expect(error?.requiresReauthentication == true)
+        #expect(error?.kind == .signInRequired)
+        #expect(error?.signInRequired == true)
         #expect(await transport.requests.isEmpty)
 
         var noRefresh = state
         noRefresh.refreshToken = nil
         let missing = await #expect(throws: BearerError.self) { try await noRefresh.refreshed(using: transport) }
-        #expect(missing?.kind == .missingRefreshToken)
+        #expect(missing?.kind == .signInRequired)
         #expect(await transport.requests.isEmpty)
     }
 
@@ -128,7 +128,7 @@ struct AuthStateTests {
         let transport = RecordingTransport(replies: [.json(400, #"{"error":"invalid_grant"}"#)])
         let error = await #expect(throws: OAuthError.self) { try await state.refreshed(using: transport) }
         #expect(error?.code == .invalidGrant)
-        #expect(error?.requiresReauthentication == true)
+        #expect(error?.signInRequired == true)
     }
 
     @Test("Freshness with the default leeway: fresh strictly before T−60 s, stale from T−60 s")
@@ -168,7 +168,7 @@ struct AuthStateTests {
     @Test("The envelope round-trips exactly and carries version 1")
     func envelopeRoundTrip() async throws {
         let (state, _, _) = try await signedIn()
-        let marked = state.markingNeedsReauthentication(
+        let marked = state.markingSignInRequired(
             OAuthError(code: .invalidGrant, errorDescription: "gone", statusCode: 400))
         for value in [state, marked] {
             let data = try value.encoded()
@@ -186,14 +186,14 @@ struct AuthStateTests {
         var object = try JSONDecoder().decode([String: JSONValue].self, from: state.encoded())
         object["version"] = 2
         let future = #expect(throws: BearerError.self) { try AuthState(encoded: JSONEncoder().encode(object)) }
-        #expect(future?.kind == .unsupportedStateVersion)
+        #expect(future?.kind == .unreadableSession)
         for corrupt in ["", "{", "[]", #"{"version":1}"#, #"{"version":"1"}"#] {
             let error = #expect(throws: BearerError.self) { try AuthState(encoded: Data(corrupt.utf8)) }
-            #expect(error?.kind == .corruptState, "\(corrupt)")
+            #expect(error?.kind == .unreadableSession, "\(corrupt)")
         }
         object["version"] = 1
         object["idToken"] = "not-a-jwt"
         let badToken = #expect(throws: BearerError.self) { try AuthState(encoded: JSONEncoder().encode(object)) }
-        #expect(badToken?.kind == .corruptState)
+        #expect(badToken?.kind == .unreadableSession)
     }
 }

@@ -42,7 +42,7 @@ struct AuthorizationResponseTests {
             "com.example.apps.1234-tepulg5joaks7:/?state=z634l182&code=4/WQAstm4iiN_0Qi-n4mEo-jL-85CvQ&authuser=0&prompt=consent#"
         )
         let request = try request()
-        #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .stateMismatch)
+        #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .invalidRedirect)
     }
 
     @Test(
@@ -57,7 +57,7 @@ struct AuthorizationResponseTests {
         let request = try request()
         let redirect = Fixtures.url(base + "?state=\(request.state)&code=abc")
         let result = kind { _ = try AuthorizationResponse(redirect: redirect, for: request) }
-        #expect(result == (matches ? nil : .redirectMismatch))
+        #expect(result == (matches ? nil : .invalidRedirect))
     }
 
     @Test("Loopback redirects compare host and port")
@@ -72,7 +72,7 @@ struct AuthorizationResponseTests {
         let good = Fixtures.url("http://127.0.0.1:49152/callback?state=\(request.state)&code=c")
         #expect(try AuthorizationResponse(redirect: good, for: request).code.value == "c")
         let otherPort = Fixtures.url("http://127.0.0.1:49153/callback?state=\(request.state)&code=c")
-        #expect(kind { _ = try AuthorizationResponse(redirect: otherPort, for: request) } == .redirectMismatch)
+        #expect(kind { _ = try AuthorizationResponse(redirect: otherPort, for: request) } == .invalidRedirect)
     }
 
     @Test("An error redirect with the request's state becomes an OAuthError")
@@ -92,9 +92,9 @@ struct AuthorizationResponseTests {
     func forgedErrorIsRefused() throws {
         let request = try request()
         let wrongState = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?error=access_denied&state=wrong")
-        #expect(kind { _ = try AuthorizationResponse(redirect: wrongState, for: request) } == .stateMismatch)
+        #expect(kind { _ = try AuthorizationResponse(redirect: wrongState, for: request) } == .invalidRedirect)
         let noState = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?error=access_denied")
-        #expect(kind { _ = try AuthorizationResponse(redirect: noState, for: request) } == .stateMismatch)
+        #expect(kind { _ = try AuthorizationResponse(redirect: noState, for: request) } == .invalidRedirect)
         let otherIssuer = Fixtures.url(
             "com.example.apps.1234-tepulg5joaks7:/?error=access_denied&state=\(request.state)&iss=https%3A%2F%2Fevil")
         #expect(kind { _ = try AuthorizationResponse(redirect: otherIssuer, for: request) } == .issuerMismatch)
@@ -104,7 +104,7 @@ struct AuthorizationResponseTests {
     func redirectBeforeError() throws {
         let request = try request()
         let redirect = Fixtures.url("com.evil:/?error=access_denied")
-        #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .redirectMismatch)
+        #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .invalidRedirect)
     }
 
     @Test("Missing or tampered state is refused before the issuer and code are looked at")
@@ -115,7 +115,8 @@ struct AuthorizationResponseTests {
         ] {
             let redirect = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?" + query)
             #expect(
-                kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .stateMismatch, "\(query)")
+                kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .invalidRedirect, "\(query)"
+            )
         }
     }
 
@@ -136,7 +137,7 @@ struct AuthorizationResponseTests {
         )
         #expect(try AuthorizationResponse(redirect: withIssuer, for: promised).issuer == Fixtures.issuer)
         let withoutIssuer = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?state=\(promised.state)&code=abc")
-        #expect(kind { _ = try AuthorizationResponse(redirect: withoutIssuer, for: promised) } == .missingIssuer)
+        #expect(kind { _ = try AuthorizationResponse(redirect: withoutIssuer, for: promised) } == .invalidRedirect)
     }
 
     @Test("A missing or empty code is refused")
@@ -145,7 +146,7 @@ struct AuthorizationResponseTests {
         for query in ["state=\(request.state)", "state=\(request.state)&code="] {
             let redirect = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?" + query)
             #expect(
-                kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .missingAuthorizationCode)
+                kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .invalidRedirect)
         }
     }
 
@@ -153,6 +154,6 @@ struct AuthorizationResponseTests {
     func repeatedParameter() throws {
         let request = try request()
         let redirect = Fixtures.url("com.example.apps.1234-tepulg5joaks7:/?state=\(request.state)&code=a&code=b")
-        #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .redirectMismatch)
+        #expect(kind { _ = try AuthorizationResponse(redirect: redirect, for: request) } == .invalidRedirect)
     }
 }

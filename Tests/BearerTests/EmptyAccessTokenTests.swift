@@ -66,7 +66,7 @@ struct EmptyAccessTokenTests {
         let error = await #expect(throws: BearerError.self) {
             try await session.authorize(URLRequest(url: Fixtures.url("https://api.example.com")))
         }
-        #expect(error?.requiresReauthentication == true)
+        #expect(error?.signInRequired == true)
         #expect(await transport.requests.isEmpty)
     }
 }

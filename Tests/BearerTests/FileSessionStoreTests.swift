@@ -36,10 +36,10 @@ struct FileSessionStoreTests {
         #expect(try await store.load(key: "default") == state)
         #expect(try mode(directory.path) == 0o700)
         #expect(try mode(store.fileURL(for: "default").path) == 0o600)
-        try await store.save(state.markingNeedsReauthentication(OAuthError(code: .invalidGrant)), key: "default")
+        try await store.save(state.markingSignInRequired(OAuthError(code: .invalidGrant)), key: "default")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names.filter { $0.hasSuffix(".tmp") }.isEmpty)
-        #expect(try await store.load(key: "default")?.needsReauthentication == true)
+        #expect(try await store.load(key: "default")?.signInRequired == true)
     }
 
     @Test("A missing session loads as nil, and removing removes the file")
@@ -78,7 +78,7 @@ struct FileSessionStoreTests {
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         let error = await #expect(throws: BearerError.self) { try await store.load(key: "default") }
-        #expect(error?.kind == .corruptState || error?.kind == .unsupportedStateVersion)
+        #expect(error?.kind == .unreadableSession || error?.kind == .unreadableSession)
         #expect(error?.reason.contains(path) == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contents.utf8))
     }

@@ -71,14 +71,14 @@ struct JSONEncodingTests {
         let error = #expect(throws: BearerError.self) {
             try TokenResponse(response: response, receivedAt: Fixtures.epoch)
         }
-        #expect(error?.kind == .unexpectedResponse)
+        #expect(error?.kind == .invalidResponse)
     }
 
     @Test("A session file, a discovery document or an ID token in another encoding is refused", arguments: names)
     func otherDocuments(name: String) throws {
         let data = try Self.data(name)
         let state = #expect(throws: BearerError.self) { try AuthState(encoded: data) }
-        #expect(state?.kind == .corruptState)
+        #expect(state?.kind == .unreadableSession)
         #expect(throws: BearerError.self) {
             try AuthorizationServer(metadata: data, expectedIssuer: Fixtures.url(Fixtures.issuer))
         }

@@ -39,7 +39,7 @@ struct PKCETests {
             #expect(throws: Never.self) { try PKCE(verifier: verifier) }
         } else {
             let error = #expect(throws: BearerError.self) { try PKCE(verifier: verifier) }
-            #expect(error?.kind == .invalidCodeVerifier)
+            #expect(error?.kind == .invalidConfiguration)
         }
     }
 
@@ -47,7 +47,7 @@ struct PKCETests {
     func verifierCharacterSet(character: String) {
         let verifier = String(repeating: "a", count: 42) + character
         let error = #expect(throws: BearerError.self) { try PKCE(verifier: verifier) }
-        #expect(error?.kind == .invalidCodeVerifier)
+        #expect(error?.kind == .invalidConfiguration)
     }
 
     @Test("A saved PKCE decodes back to the same verifier, and a tampered one is refused")

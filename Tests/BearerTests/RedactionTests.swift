@@ -66,7 +66,7 @@ struct RedactionTests {
         for secretValue in [access, refresh, idTokenValue, secret] {
             expectNoSecret(secretValue, in: tokenResponse)
             expectNoSecret(secretValue, in: state)
-            expectNoSecret(secretValue, in: state.markingNeedsReauthentication(OAuthError(code: .invalidGrant)))
+            expectNoSecret(secretValue, in: state.markingSignInRequired(OAuthError(code: .invalidGrant)))
         }
         for secretValue in [code, request.pkce.verifier, secret] {
             expectNoSecret(secretValue, in: exchange)

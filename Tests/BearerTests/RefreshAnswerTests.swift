@@ -42,7 +42,7 @@ struct RefreshAnswerTests {
         #expect(refreshed.accessToken?.value == "at-2")
         #expect(refreshed.idTokenRejection?.kind == .invalidIDToken)
         #expect(refreshed.idToken == state.idToken, "the old ID token has not expired, so it stays")
-        #expect(!refreshed.needsReauthentication)
+        #expect(!refreshed.signInRequired)
         let restored = try AuthState(encoded: refreshed.encoded())
         #expect(restored == refreshed)
         #expect(restored.idTokenRejection?.reason == refreshed.idTokenRejection?.reason)
@@ -54,9 +54,9 @@ struct RefreshAnswerTests {
         let response = TokenResponse(
             accessToken: AccessToken("at-2"), refreshToken: RefreshToken("rt-2"), idToken: other)
         let refreshed = state.applying(refresh: response, clock: .fixed(Fixtures.epoch))
-        #expect(refreshed.needsReauthentication)
-        #expect(refreshed.reauthenticationError?.code == .loginRequired)
-        #expect(refreshed.reauthenticationError?.requiresReauthentication == true)
+        #expect(refreshed.signInRequired)
+        #expect(refreshed.signInRequiredError?.code == .loginRequired)
+        #expect(refreshed.signInRequiredError?.signInRequired == true)
         #expect(refreshed.refreshToken?.value == "rt-2")
         #expect(refreshed.accessToken?.value == "at-2")
         #expect(refreshed.user == state.user)
@@ -66,7 +66,7 @@ struct RefreshAnswerTests {
     @Test("A valid refreshed ID token replaces the old one and clears an earlier rejection")
     func validIDTokenReplaces() throws {
         var rejected = state
-        rejected.idTokenRejection = BearerError(.invalidIDToken, "earlier")
+        rejected.idTokenRejection = BearerError.invalidIDToken("earlier")
         let later = Fixtures.epoch.addingTimeInterval(4000)
         let fresh = try IDToken(Fixtures.idToken(for: request, issuedAt: later))
         let refreshed = rejected.applying(
@@ -107,7 +107,7 @@ struct RefreshAnswerTests {
             try await limited.refreshed(using: transport, clock: .fixed(Fixtures.epoch.addingTimeInterval(7200)))
         }
         #expect(error?.code == .invalidGrant)
-        #expect(error?.requiresReauthentication == true)
+        #expect(error?.signInRequired == true)
         #expect(await transport.requests.isEmpty)
     }
 

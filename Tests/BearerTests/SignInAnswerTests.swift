@@ -71,8 +71,8 @@ struct SignInAnswerTests {
         let cases: [(String, BearerError.Kind)] = [
             ("code=c&state=\(request.state)&\(Self.evil)", .issuerMismatch),
             ("error=access_denied&state=\(request.state)&\(Self.evil)", .issuerMismatch),
-            ("code=c&state=\(request.state)", .missingIssuer),
-            ("error=access_denied&code=c&state=\(request.state)", .missingIssuer),
+            ("code=c&state=\(request.state)", .invalidRedirect),
+            ("error=access_denied&code=c&state=\(request.state)", .invalidRedirect),
         ]
         for (query, kind) in cases {
             let error = #expect(throws: BearerError.self) {

@@ -95,7 +95,7 @@ struct SignInTests {
                 to: Fixtures.server, as: Fixtures.publicClient, scopes: ["email"], using: forging, store: store,
                 transport: transport)
         }
-        #expect(error?.kind == .stateMismatch)
+        #expect(error?.kind == .invalidRedirect)
         #expect(await transport.requests.isEmpty)
         #expect(try await store.keys().isEmpty)
     }
@@ -234,8 +234,8 @@ struct SessionFrontDoorTests {
         #expect(accounts.map(\.key) == ["broken", "one", "two"])
         #expect(accounts[1].user?.email == "one@example.com")
         #expect(accounts[1].grantedScopes == ["email"])
-        #expect(!accounts[1].needsSignIn)
-        #expect(accounts[0].problem != nil && accounts[0].needsSignIn)
+        #expect(!accounts[1].signInRequired)
+        #expect(accounts[0].problem != nil && accounts[0].signInRequired)
         #expect(FileManager.default.fileExists(atPath: broken.path))
     }
 }

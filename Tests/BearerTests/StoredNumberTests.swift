@@ -33,7 +33,7 @@ struct StoredNumberTests {
     func outOfRangeIsCorrupt(index: Int) throws {
         let (field, number) = Self.outOfRange[index]
         let error = #expect(throws: BearerError.self) { try AuthState(encoded: try Self.patched(field, number)) }
-        #expect(error?.kind == .corruptState)
+        #expect(error?.kind == .unreadableSession)
     }
 
     @Test(

@@ -92,7 +92,7 @@ struct TokenRequestTests {
 
     @Test("A storage failure is not transient: someone must free space or fix permissions")
     func storageFailureIsNotTransient() {
-        #expect(!BearerError(.storageFailure, "disk full").isTransient)
-        #expect(BearerError(.serverError, "busy").isTransient)
+        #expect(!BearerError.storageFailure("disk full").isTransient)
+        #expect(BearerError.serverUnavailable("busy").isTransient)
     }
 }

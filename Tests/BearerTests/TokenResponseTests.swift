@@ -46,7 +46,7 @@ struct TokenResponseTests {
         let error = #expect(throws: BearerError.self) {
             try parse(200, #"{"access_token":"a","token_type":"DPoP"}"#)
         }
-        #expect(error?.kind == .unsupportedTokenType)
+        #expect(error?.kind == .invalidResponse)
         #expect(error?.reason.contains("DPoP") == true)
     }
 
@@ -58,7 +58,7 @@ struct TokenResponseTests {
         #expect(error?.code == .invalidGrant)
         #expect(error?.statusCode == 400)
         #expect(error?.errorDescription == "Bad verifier")
-        #expect(error?.requiresReauthentication == true)
+        #expect(error?.signInRequired == true)
     }
 
     @Test("An error body with 200 is still an error")
@@ -72,12 +72,12 @@ struct TokenResponseTests {
         let ok = #expect(throws: BearerError.self) {
             try parse(200, "<html>Sign in to the Wi-Fi</html>", contentType: "text/html; charset=utf-8")
         }
-        #expect(ok?.kind == .unexpectedResponse)
+        #expect(ok?.kind == .invalidResponse)
         #expect(ok?.reason.contains("200") == true)
         #expect(ok?.reason.contains("text/html") == true)
 
         let notFound = #expect(throws: BearerError.self) { try parse(404, "<html/>", contentType: "text/html") }
-        #expect(notFound?.kind == .unexpectedResponse)
+        #expect(notFound?.kind == .invalidResponse)
         #expect(notFound?.reason.contains("404") == true)
     }
 
@@ -86,14 +86,14 @@ struct TokenResponseTests {
         let error = #expect(throws: BearerError.self) {
             try parse(503, "Service Unavailable", contentType: "text/plain")
         }
-        #expect(error?.kind == .serverError)
+        #expect(error?.kind == .serverUnavailable)
         #expect(error?.isTransient == true)
     }
 
     @Test("Truncated JSON and a missing access token are errors, not crashes")
     func malformedBodies() {
         let truncated = #expect(throws: BearerError.self) { try parse(200, #"{"access_token":"a","tok"#) }
-        #expect(truncated?.kind == .unexpectedResponse)
+        #expect(truncated?.kind == .invalidResponse)
         let missing = #expect(throws: BearerError.self) { try parse(200, #"{"token_type":"Bearer"}"#) }
         #expect(missing?.kind == .invalidResponse)
         let wrongType = #expect(throws: BearerError.self) {
@@ -101,6 +101,6 @@ struct TokenResponseTests {
         }
         #expect(wrongType?.kind == .invalidResponse)
         let array = #expect(throws: BearerError.self) { try parse(200, "[]") }
-        #expect(array?.kind == .unexpectedResponse)
+        #expect(array?.kind == .invalidResponse)
     }
 }

@@ -62,12 +62,12 @@ struct CommandLineEndToEndTests {
         #expect(
             Set(object.keys)
                 == [
-                    "profile", "email", "sub", "scopes", "expires_at", "needs_reauthentication", "issuer", "client_id",
+                    "profile", "email", "sub", "scopes", "expires_at", "sign_in_required", "issuer", "client_id",
                     "session_file",
                 ]
         )
         #expect(object["email"] == "alice@example.com")
-        #expect(object["needs_reauthentication"] == false)
+        #expect(object["sign_in_required"] == false)
         #expect(object["scopes"] == ["openid", "email", "drive.readonly"])
         #expect(object["expires_at"]?.stringValue?.hasSuffix("Z") == true)
 
@@ -197,10 +197,10 @@ struct CommandLineEndToEndTests {
         let revoked = try await tool.run(["token"])
         #expect(revoked.status == 77)
         #expect(revoked.stderr.contains("bearer login"))
-        #expect(try await tool.store.load(key: "default")?.needsReauthentication == true)
+        #expect(try await tool.store.load(key: "default")?.signInRequired == true)
         let status = try await tool.run(["status", "--json"])
         #expect(
-            try JSONDecoder().decode([String: JSONValue].self, from: status.stdout)["needs_reauthentication"] == true)
+            try JSONDecoder().decode([String: JSONValue].self, from: status.stdout)["sign_in_required"] == true)
     }
 
     @Test("The listener ignores other paths, answers POST with 400, survives a hang-up, then takes the redirect")

@@ -60,7 +60,7 @@ struct FaultInjectionEndToEndTests {
         try await server.inject("ok")
         if fault.mode == "invalid_grant" {
             let marked = try #require(try await tool.store.load(key: "default"))
-            #expect(marked.reauthenticationError?.code == .invalidGrant)
+            #expect(marked.signInRequiredError?.code == .invalidGrant)
             #expect(marked.refreshToken == state.refreshToken)
             #expect(try await tool.run(["token"]).status == 77, "the mark is sticky")
         } else {

@@ -68,7 +68,7 @@ struct SessionEndToEndTests {
             #expect(try await TestServer.tokenRequests(client: client, grantType: "refresh_token") == before + 1)
             let stored = try #require(try await store.load(key: "shared"))
             #expect(stored.refreshToken != refreshToken, "round \(round) rotated the refresh token once")
-            #expect(!stored.needsReauthentication)
+            #expect(!stored.signInRequired)
             refreshToken = stored.refreshToken
         }
     }
@@ -124,18 +124,18 @@ struct SessionEndToEndTests {
         try await #require(RevocationRequest(revoking: accessOnly)).send(using: TestServer.transport)
         let session = try await session(state, offset: 0)
         let error = await #expect(throws: BearerError.self) { try await session.data(for: try TestServer.driveAbout) }
-        #expect(error?.kind == .needsReauthentication)
+        #expect(error?.kind == .signInRequired)
     }
 
     @Test("A refresh token revoked at the server makes the session need re-authentication, saved")
-    func revokedRefreshTokenNeedsReauthentication() async throws {
+    func revokedRefreshTokenRequiresSignIn() async throws {
         let state = try await TestServer.signIn(client: client)
         try await #require(RevocationRequest(revoking: state)).send(using: TestServer.transport)
         let store = InMemorySessionStore()
         let session = try await session(state, store: store, offset: 2 * 3600)
         let error = await #expect(throws: BearerError.self) { try await session.validAccessToken() }
-        #expect(error?.kind == .needsReauthentication)
-        #expect(try await store.load(key: "e2e")?.reauthenticationError?.code == .invalidGrant)
+        #expect(error?.kind == .signInRequired)
+        #expect(try await store.load(key: "e2e")?.signInRequiredError?.code == .invalidGrant)
         #expect(await !session.canAuthorize)
     }
 

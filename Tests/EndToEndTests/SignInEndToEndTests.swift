@@ -90,7 +90,7 @@ struct SignInEndToEndTests {
 
         let replay = await #expect(throws: OAuthError.self) { try await state.refreshed(using: TestServer.transport) }
         #expect(replay?.code == .invalidGrant)
-        #expect(replay?.requiresReauthentication == true)
+        #expect(replay?.signInRequired == true)
         #expect(replay?.statusCode == 400)
     }
 
@@ -145,7 +145,7 @@ struct SignInEndToEndTests {
         )
         #expect(tampered != redirect)
         let error = #expect(throws: BearerError.self) { try AuthorizationResponse(redirect: tampered, for: request) }
-        #expect(error?.kind == .stateMismatch)
+        #expect(error?.kind == .invalidRedirect)
         #expect(try await TestServer.tokenRequestCount(client: "bearer-confidential") == before)
     }
 
@@ -167,7 +167,7 @@ struct SignInEndToEndTests {
         let missing = #expect(throws: BearerError.self) {
             try AuthorizationResponse(redirect: try #require(components.url), for: request)
         }
-        #expect(missing?.kind == .missingIssuer)
+        #expect(missing?.kind == .invalidRedirect)
         #expect(try await TestServer.tokenRequestCount(client: "bearer-confidential") == before)
     }
 

@@ -47,7 +47,7 @@
                         session.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
                         shown = (attempt, session)
                         if !session.start() {
-                            attempt.fail(BearerError(.agentFailed, "The sign-in sheet could not start; try again."))
+                            attempt.fail(BearerError.agentFailed("The sign-in sheet could not start; try again."))
                         }
                     } catch {
                         attempt.fail(error)

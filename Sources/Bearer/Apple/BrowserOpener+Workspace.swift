@@ -7,7 +7,7 @@
         /// pair it with ``DefaultBrowserAgent``.
         public static let workspace = BrowserOpener { url in
             guard NSWorkspace.shared.open(url) else {
-                throw BearerError(.agentFailed, "macOS could not open the default browser; check that one is set.")
+                throw BearerError.agentFailed("macOS could not open the default browser; check that one is set.")
             }
         }
     }

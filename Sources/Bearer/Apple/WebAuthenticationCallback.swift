@@ -16,17 +16,16 @@ package enum WebAuthenticationCallback: Sendable, Hashable {
     ///   one belongs to ``LoopbackAgent``) or one without a scheme or host.
     package init(redirectURI: URL) throws {
         guard let scheme = redirectURI.scheme?.lowercased(), !scheme.isEmpty else {
-            throw BearerError(.invalidConfiguration, "The redirect URI has no scheme; register a custom scheme.")
+            throw BearerError.invalidConfiguration("The redirect URI has no scheme; register a custom scheme.")
         }
         switch scheme {
         case "https":
             guard let host = redirectURI.host, !host.isEmpty else {
-                throw BearerError(.invalidConfiguration, "The https redirect URI has no host.")
+                throw BearerError.invalidConfiguration("The https redirect URI has no host.")
             }
             self = .https(host: host.lowercased(), path: redirectURI.path.isEmpty ? "/" : redirectURI.path)
         case "http":
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "An in-app browser cannot catch the http redirect URI \(redirectURI.absoluteString); use a custom "
                     + "scheme or an https associated domain, or sign in with LoopbackAgent."
             )
@@ -44,8 +43,7 @@ package enum WebAuthenticationCallback: Sendable, Hashable {
         case .customScheme(let scheme):
             return scheme
         case .https(let host, _):
-            throw BearerError(
-                .agentFailed,
+            throw BearerError.agentFailed(
                 "An https redirect to \(host) needs iOS 17.4, macOS 14.4 or later; register a custom scheme for "
                     + "older systems."
             )
@@ -76,7 +74,7 @@ package enum WebAuthenticationCompletion {
         if taskCancelled { throw CancellationError() }
         if let redirect, error == nil { return .redirect(redirect) }
         guard let error else {
-            throw BearerError(.agentFailed, "The sign-in sheet closed without an answer; try again.")
+            throw BearerError.agentFailed("The sign-in sheet closed without an answer; try again.")
         }
         if error is CancellationError { throw error }
         let code = (error as NSError).domain == errorDomain ? (error as NSError).code : nil
@@ -84,21 +82,18 @@ package enum WebAuthenticationCompletion {
         case 1:  // canceledLogin
             return .cancelled
         case 2:  // presentationContextNotProvided
-            throw BearerError(
-                .agentFailed,
+            throw BearerError.agentFailed(
                 "The sign-in sheet has no window to appear over; pass the app's window as the presentation anchor.",
                 underlyingError: error
             )
         case 3:  // presentationContextInvalid
-            throw BearerError(
-                .agentFailed,
+            throw BearerError.agentFailed(
                 "The presentation anchor is not a visible window of the app; pass the window that shows the "
                     + "sign-in button.",
                 underlyingError: error
             )
         default:
-            throw BearerError(
-                .agentFailed,
+            throw BearerError.agentFailed(
                 "The sign-in sheet failed: \(error.localizedDescription)",
                 underlyingError: error
             )

@@ -22,8 +22,7 @@ extension Client {
     /// The client of an Info.plist's contents; see ``googleSignIn(bundle:)``.
     package static func googleSignIn(infoDictionary: [String: Any]) throws -> Client {
         guard let clientID = infoDictionary["GIDClientID"] as? String, !clientID.isEmpty else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "The app's Info.plist has no GIDClientID; add it with the iOS client ID from Google Cloud Console."
             )
         }
@@ -32,8 +31,7 @@ extension Client {
         let urlTypes = infoDictionary["CFBundleURLTypes"] as? [[String: Any]] ?? []
         let registered = urlTypes.flatMap { $0["CFBundleURLSchemes"] as? [String] ?? [] }.map { $0.lowercased() }
         guard registered.contains(scheme) else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "The URL scheme \(scheme) (the reversed client ID) is not registered under CFBundleURLTypes in "
                     + "Info.plist, so Google's redirect cannot reach the app; add it as a URL type."
             )

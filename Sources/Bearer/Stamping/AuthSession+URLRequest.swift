@@ -35,7 +35,7 @@ extension AuthSession: Authorizer {
         let response = try await data(for: sent)
         guard let http = HTTPURLResponse(response, url: sent.url) else {
             throw configuration.rewriteError(
-                BearerError(.unexpectedResponse, "\(sent.url.host ?? "The server") sent an unreadable response."))
+                BearerError.invalidResponse("\(sent.url.host ?? "The server") sent an unreadable response."))
         }
         return (response.body, http)
     }

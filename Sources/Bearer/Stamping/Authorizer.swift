@@ -56,7 +56,7 @@ extension Authorizer {
             return again.headerFields[header] == sent.headerFields[header] ? nil : again
         }
         guard let http = HTTPURLResponse(response, url: sent.url) else {
-            throw BearerError(.unexpectedResponse, "\(sent.url.host ?? "The server") sent an unreadable response.")
+            throw BearerError.invalidResponse("\(sent.url.host ?? "The server") sent an unreadable response.")
         }
         return (response.body, http)
     }

@@ -24,7 +24,7 @@ extension TransportRequest {
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when it has no URL.
     public init(_ request: URLRequest) throws {
         guard let url = request.url else {
-            throw BearerError(.invalidConfiguration, "The request has no URL, so no token was added.")
+            throw BearerError.invalidConfiguration("The request has no URL, so no token was added.")
         }
         self.init(
             method: Method(rawValue: request.httpMethod ?? "GET"),

@@ -82,7 +82,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     ///   - request: The request to send.
     ///   - maximumBodySize: The most bytes of body to read.
     /// - Returns: The response.
-    /// - Throws: ``BearerError/Kind/unexpectedResponse`` for a larger answer (nothing past the
+    /// - Throws: ``BearerError/Kind/invalidResponse`` for a larger answer (nothing past the
     ///   limit is read); ``BearerError/Kind/network`` with an underlying `URLError` `.timedOut`
     ///   past the deadline, or the `URLError` when no HTTP response arrives.
     public func send(_ request: TransportRequest, maximumBodySize: Int) async throws -> TransportResponse {
@@ -95,8 +95,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
             return TransportResponse(response, body: body)
         } catch let error as URLError where error.code != .cancelled {
             let host = request.url?.host ?? "the server"
-            throw BearerError(
-                .network,
+            throw BearerError.network(
                 "No response from \(host): \(error.localizedDescription). Check the connection and try again.",
                 underlyingError: error
             )
@@ -115,8 +114,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
                 let seconds = deadline.components.seconds
                 exchanges.fail(
                     task,
-                    with: BearerError(
-                        .network,
+                    with: BearerError.network(
                         "No response from \(host) within \(seconds) s: its answer did not finish in time. Try again "
                             + "later, or allow more time.",
                         underlyingError: URLError(.timedOut)

@@ -61,8 +61,7 @@ enum CurlCommand {
         } catch let error as BearerError where error.kind == .hostNotAllowed {
             let hosts = AllowedHosts.list(for: await session.state)
             let host = url.host ?? target
-            throw BearerError(
-                .hostNotAllowed,
+            throw BearerError.hostNotAllowed(
                 "Profile \(profile.name) sends its tokens only to \(hosts.joined(separator: ", ")), not to \(host); "
                     + "nothing was sent. To allow \(host), sign in again with "
                     + "`bearer login \(profile.flag)--allow-host \(host) …` (the flag may be repeated)."

@@ -25,7 +25,7 @@ package enum StatusCommand {
         let sub: String?
         let scopes: [String]
         let expiresAt: String?
-        let needsReauthentication: Bool
+        let signInRequired: Bool
         let issuer: String
         let clientID: String
         let sessionFile: String
@@ -33,7 +33,7 @@ package enum StatusCommand {
         enum CodingKeys: String, CodingKey {
             case profile, email, sub, scopes
             case expiresAt = "expires_at"
-            case needsReauthentication = "needs_reauthentication"
+            case signInRequired = "sign_in_required"
             case issuer
             case clientID = "client_id"
             case sessionFile = "session_file"
@@ -46,7 +46,7 @@ package enum StatusCommand {
             try container.encode(sub, forKey: .sub)
             try container.encode(scopes, forKey: .scopes)
             try container.encode(expiresAt, forKey: .expiresAt)
-            try container.encode(needsReauthentication, forKey: .needsReauthentication)
+            try container.encode(signInRequired, forKey: .signInRequired)
             try container.encode(issuer, forKey: .issuer)
             try container.encode(clientID, forKey: .clientID)
             try container.encode(sessionFile, forKey: .sessionFile)
@@ -67,7 +67,7 @@ package enum StatusCommand {
             sub: subject,
             scopes: state.grantedScopes,
             expiresAt: expiry.map(internetDateTime),
-            needsReauthentication: state.needsReauthentication,
+            signInRequired: state.signInRequired,
             issuer: state.server.issuer.absoluteString,
             clientID: state.client.id,
             sessionFile: profile.file
@@ -98,7 +98,7 @@ package enum StatusCommand {
         console.out("User:          \(user.printable)")
         console.out("Scopes:        \(report.scopes.joined(separator: " ").printable)")
         console.out("Token expiry:  \(expiryText)")
-        console.out("Needs sign-in: \(report.needsReauthentication ? "yes — run bearer login" : "no")")
+        console.out("Needs sign-in: \(report.signInRequired ? "yes — run bearer login" : "no")")
         console.out("Issuer:        \(report.issuer.printable)")
         console.out("Client:        \(report.clientID.printable)")
         console.out("Session file:  \(report.sessionFile.printable)")

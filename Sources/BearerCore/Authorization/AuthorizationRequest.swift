@@ -91,8 +91,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     ) throws {
         try server.checkSecure(server.authorizationEndpoint)
         if let overriding = additionalParameters.keys.sorted().first(where: Self.standardParameterNames.contains) {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "The extra parameter \"\(overriding)\" would replace one that Bearer sets itself; remove it."
             )
         }

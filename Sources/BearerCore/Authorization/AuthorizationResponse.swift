@@ -31,16 +31,15 @@ public struct AuthorizationResponse: Sendable, Hashable {
     ///   - redirect: The URL the browser was sent to.
     ///   - request: The pending request.
     /// - Throws: ``OAuthError`` for an error redirect; otherwise ``BearerError`` with kind
-    ///   ``BearerError/Kind/redirectMismatch``, ``BearerError/Kind/stateMismatch``,
-    ///   ``BearerError/Kind/issuerMismatch``, ``BearerError/Kind/missingIssuer`` or
-    ///   ``BearerError/Kind/missingAuthorizationCode``.
+    ///   ``BearerError/Kind/invalidRedirect``, ``BearerError/Kind/invalidRedirect``,
+    ///   ``BearerError/Kind/issuerMismatch``, ``BearerError/Kind/invalidRedirect`` or
+    ///   ``BearerError/Kind/invalidRedirect``.
     public init(redirect: URL, for request: AuthorizationRequest) throws {
         try Self.checkMatches(redirect, expected: request.redirectURI)
         let parameters = try Self.queryParameters(of: redirect)
 
         guard let state = parameters["state"], ConstantTime.equals(state, request.state) else {
-            throw BearerError(
-                .stateMismatch,
+            throw BearerError.invalidRedirect(
                 "The redirect's state does not match the pending request; it may be forged or from an older "
                     + "attempt. Start the sign-in again."
             )
@@ -48,8 +47,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
         let expectedIssuer = request.server.issuer.absoluteString
         if let issuer = parameters["iss"] {
             guard issuer == expectedIssuer else {
-                throw BearerError(
-                    .issuerMismatch,
+                throw BearerError.issuerMismatch(
                     "The redirect came from issuer \(issuer), not \(expectedIssuer) (RFC 9207); it may be a "
                         + "mix-up attack. Start the sign-in again."
                 )
@@ -59,8 +57,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
         {
             // An error answer without the promised iss (stock django-oauth-toolkit declines this
             // way) can only end the sign-in, so it ends with the server's error below.
-            throw BearerError(
-                .missingIssuer,
+            throw BearerError.invalidRedirect(
                 "The redirect has no iss parameter although \(expectedIssuer) promises one (RFC 9207). "
                     + "Start the sign-in again."
             )
@@ -73,8 +70,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
             )
         }
         guard let code = parameters["code"], !code.isEmpty else {
-            throw BearerError(
-                .missingAuthorizationCode,
+            throw BearerError.invalidRedirect(
                 "The redirect carries no authorization code. Start the sign-in again."
             )
         }
@@ -89,15 +85,14 @@ public struct AuthorizationResponse: Sendable, Hashable {
         guard let actual = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
             let wanted = URLComponents(url: expected, resolvingAgainstBaseURL: false)
         else {
-            throw BearerError(.redirectMismatch, "The redirect \(redirect.scheme ?? "")… is not a valid URL.")
+            throw BearerError.invalidRedirect("The redirect \(redirect.scheme ?? "")… is not a valid URL.")
         }
         let sameScheme = actual.scheme?.lowercased() == wanted.scheme?.lowercased()
         let sameHost = (actual.percentEncodedHost ?? "").lowercased() == (wanted.percentEncodedHost ?? "").lowercased()
         let samePort = actual.port == wanted.port
         let samePath = normalizedPath(actual.percentEncodedPath) == normalizedPath(wanted.percentEncodedPath)
         guard sameScheme, sameHost, samePort, samePath else {
-            throw BearerError(
-                .redirectMismatch,
+            throw BearerError.invalidRedirect(
                 "The redirect does not match the redirect URI \(expected.absoluteString) of the pending request; "
                     + "it is not the answer to this sign-in."
             )
@@ -115,8 +110,7 @@ public struct AuthorizationResponse: Sendable, Hashable {
         var parameters: [String: String] = [:]
         for (name, value) in FormEncoding.decodePairs(query) {
             guard parameters.updateValue(value, forKey: name) == nil else {
-                throw BearerError(
-                    .redirectMismatch,
+                throw BearerError.invalidRedirect(
                     "The redirect repeats the parameter \"\(name)\" (RFC 6749 §3.1 forbids it); start the sign-in again."
                 )
             }

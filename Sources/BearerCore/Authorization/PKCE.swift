@@ -41,18 +41,16 @@ public struct PKCE: Sendable, Hashable {
     /// Wraps an existing verifier after checking it.
     ///
     /// - Parameter verifier: 43 to 128 characters of `A–Z a–z 0–9 - . _ ~` (RFC 7636 §4.1).
-    /// - Throws: ``BearerError/Kind/invalidCodeVerifier`` when the length or a character is wrong.
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the length or a character is wrong.
     public init(verifier: String) throws {
         let length = verifier.utf8.count
         guard (Self.minimumVerifierLength...Self.maximumVerifierLength).contains(length) else {
-            throw BearerError(
-                .invalidCodeVerifier,
+            throw BearerError.invalidConfiguration(
                 "A PKCE code verifier must have 43 to 128 characters; this one has \(length). Create one with PKCE()."
             )
         }
         guard verifier.utf8.allSatisfy(\.isUnreservedInURI) else {
-            throw BearerError(
-                .invalidCodeVerifier,
+            throw BearerError.invalidConfiguration(
                 "A PKCE code verifier may only contain A–Z a–z 0–9 - . _ ~ (RFC 7636 §4.1). Create one with PKCE()."
             )
         }

@@ -16,8 +16,7 @@ package enum Scopes {
     /// - Throws: ``BearerError/Kind/invalidScope`` naming the first bad scope.
     package static func check(_ scopes: [String]) throws {
         for scope in scopes where scope.isEmpty || !scope.utf8.allSatisfy(isNQChar) {
-            throw BearerError(
-                .invalidScope,
+            throw BearerError.invalidScope(
                 "The scope \(describe(scope)) is empty or has a character that scopes cannot contain (a space, "
                     + "a quote, a backslash or a control character; RFC 6749 §3.3). Pass each scope separately, "
                     + "as the server documents it."

@@ -38,8 +38,7 @@ extension AuthorizationServer {
             }
             statuses.append("\(documentURL.absoluteString) answered HTTP \(response.status)")
         }
-        throw BearerError(
-            .invalidDiscoveryDocument,
+        throw BearerError.invalidDiscoveryDocument(
             "No metadata found for issuer \(issuer.absoluteString): \(statuses.joined(separator: "; ")). "
                 + "Check the issuer URL, or configure the endpoints by hand."
         )
@@ -61,24 +60,23 @@ extension AuthorizationServer {
     public init(metadata: Data, expectedIssuer: URL, allowingInsecureLoopback: Bool = false) throws {
         guard let document = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: metadata)
         else {
-            throw BearerError(.invalidDiscoveryDocument, "The server metadata is not a JSON object.")
+            throw BearerError.invalidDiscoveryDocument("The server metadata is not a JSON object.")
         }
         guard let issuer = document["issuer"]?.stringValue else {
-            throw BearerError(.invalidDiscoveryDocument, "The server metadata has no \"issuer\".")
+            throw BearerError.invalidDiscoveryDocument("The server metadata has no \"issuer\".")
         }
         guard issuer == expectedIssuer.absoluteString, let issuerURL = URL(string: issuer) else {
-            throw BearerError(
-                .issuerMismatch,
+            throw BearerError.issuerMismatch(
                 "The metadata names issuer \(issuer), not \(expectedIssuer.absoluteString) (RFC 8414 §3.3). "
                     + "Use the issuer exactly as the server publishes it."
             )
         }
         func endpoint(_ name: String) throws -> URL {
             guard let value = document[name] else {
-                throw BearerError(.invalidDiscoveryDocument, "The server metadata has no \"\(name)\".")
+                throw BearerError.invalidDiscoveryDocument("The server metadata has no \"\(name)\".")
             }
             guard let text = value.stringValue, let url = URL(string: text), url.host != nil else {
-                throw BearerError(.invalidDiscoveryDocument, "The server metadata's \"\(name)\" is not a URL.")
+                throw BearerError.invalidDiscoveryDocument("The server metadata's \"\(name)\" is not a URL.")
             }
             try EndpointSecurity.check(url, allowingInsecureLoopback: allowingInsecureLoopback)
             return url
@@ -91,8 +89,7 @@ extension AuthorizationServer {
         if case .array(let methods)? = document["code_challenge_methods_supported"],
             !methods.contains(.string(PKCE.challengeMethod))
         {
-            throw BearerError(
-                .invalidDiscoveryDocument,
+            throw BearerError.invalidDiscoveryDocument(
                 "The server does not support PKCE with S256 (code_challenge_methods_supported), "
                     + "which Bearer requires (RFC 7636 §4.2)."
             )
@@ -113,11 +110,10 @@ extension AuthorizationServer {
     /// The OpenID Connect and RFC 8414 metadata URLs for an issuer, in the order to try them.
     static func metadataURLs(for issuer: URL) throws -> [URL] {
         guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else {
-            throw BearerError(.invalidConfiguration, "\(issuer.absoluteString) is not a valid issuer URL.")
+            throw BearerError.invalidConfiguration("\(issuer.absoluteString) is not a valid issuer URL.")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "An issuer URL has no query or fragment (RFC 8414 §2); remove them from \(issuer.absoluteString)."
             )
         }
@@ -128,7 +124,7 @@ extension AuthorizationServer {
         components.percentEncodedPath = "/.well-known/oauth-authorization-server" + path
         let oauth = components.url
         guard let openID, let oauth else {
-            throw BearerError(.invalidConfiguration, "\(issuer.absoluteString) is not a valid issuer URL.")
+            throw BearerError.invalidConfiguration("\(issuer.absoluteString) is not a valid issuer URL.")
         }
         return [openID, oauth]
     }

@@ -39,8 +39,7 @@ public struct Client: Sendable, Hashable, Codable {
         let scheme = clientID.split(separator: ".", omittingEmptySubsequences: false).reversed().joined(separator: ".")
             .lowercased()
         guard isValidScheme(scheme), let redirectURI = URL(string: scheme + ":/oauth2callback") else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "\"\(clientID)\" does not look like a Google iOS client ID (…apps.googleusercontent.com)."
             )
         }

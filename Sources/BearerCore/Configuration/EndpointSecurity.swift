@@ -31,19 +31,17 @@ package enum EndpointSecurity {
     package static func check(_ url: URL, allowingInsecureLoopback: Bool) throws {
         let scheme = url.scheme?.lowercased()
         guard let host = url.host, !host.isEmpty else {
-            throw BearerError(.insecureEndpoint, "\(url.forMessages) has no host; use an https URL.")
+            throw BearerError.insecureEndpoint("\(url.forMessages) has no host; use an https URL.")
         }
         if scheme == "https" { return }
         if scheme == "http" && isLoopback(host: host) {
             if allowingInsecureLoopback { return }
-            throw BearerError(
-                .insecureEndpoint,
+            throw BearerError.insecureEndpoint(
                 "\(url.forMessages) is plain http. Use https, or allow insecure loopback endpoints "
                     + "(for local testing only)."
             )
         }
-        throw BearerError(
-            .insecureEndpoint,
+        throw BearerError.insecureEndpoint(
             "\(url.forMessages) is not https; credentials are only sent over https."
         )
     }
@@ -63,7 +61,7 @@ package enum EndpointSecurity {
         allowingInsecureLoopback: Bool
     ) throws {
         guard let url else {
-            throw BearerError(.invalidConfiguration, "The request has no URL, so no token was added.")
+            throw BearerError.invalidConfiguration("The request has no URL, so no token was added.")
         }
         try check(url, allowingInsecureLoopback: allowingInsecureLoopback)
         guard let allowedHosts else { return }
@@ -74,8 +72,7 @@ package enum EndpointSecurity {
             return host != canonicalHost(domain) && Self.host(host, isWithin: domain)
         }
         guard allowed else {
-            throw BearerError(
-                .hostNotAllowed,
+            throw BearerError.hostNotAllowed(
                 "\(host) is not among the hosts this session sends tokens to "
                     + "(\(allowedHosts.joined(separator: ", "))); no token was added. "
                     + "Add it to the configuration's allowedHosts if it should get one."

@@ -57,8 +57,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
         clock: WallClock = .system
     ) async throws -> DeviceAuthorization {
         guard let endpoint = server.deviceAuthorizationEndpoint else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "\(server.issuer.absoluteString) has no device authorization endpoint; sign in with a browser instead."
             )
         }
@@ -99,15 +98,14 @@ public struct DeviceAuthorization: Sendable, Hashable {
             let verificationURI = URL(string: uriText),
             let expiresIn = json["expires_in"]?.numberValue, expiresIn.isFinite, expiresIn > 0
         else {
-            throw BearerError(
-                .invalidResponse,
+            throw BearerError.invalidResponse(
                 "The device authorization response lacks device_code, user_code, verification_uri or expires_in "
                     + "(RFC 8628 §3.2)."
             )
         }
         guard !userCode.hasControlCharacters else {
-            throw BearerError(
-                .invalidResponse, "The device authorization response has a user code with control characters.")
+            throw BearerError.invalidResponse(
+                "The device authorization response has a user code with control characters.")
         }
         let verificationURIComplete = json["verification_uri_complete"]?.stringValue.flatMap(URL.init(string:))
         // The addresses are shown to the user and may be opened: never a plain-http or odd scheme.
@@ -152,8 +150,8 @@ public struct DeviceAuthorization: Sendable, Hashable {
         while true {
             let left = expiresAt.timeIntervalSince(clock.now())
             guard left > 0 else {
-                throw BearerError(
-                    .timedOut, "The code \(userCode) expired before it was approved; run the sign-in again.")
+                throw BearerError.timedOut(
+                    "The code \(userCode) expired before it was approved; run the sign-in again.")
             }
             progress(.waiting(secondsLeft: left))
             try await sleep(.milliseconds(Int64(min(interval, left) * 1000)))

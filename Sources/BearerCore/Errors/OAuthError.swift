@@ -108,7 +108,7 @@ public struct OAuthError: Error, Sendable, Hashable {
     }
 
     /// Whether the user must sign in again: the grant is gone or the user must interact.
-    public var requiresReauthentication: Bool {
+    public var signInRequired: Bool {
         switch code {
         case .invalidGrant, .interactionRequired, .loginRequired, .consentRequired: true
         default: false
@@ -134,7 +134,7 @@ extension OAuthError: CustomStringConvertible {
         text += ") — "
         if code == .insufficientScope {
             text += "ask the user for the missing scopes"
-        } else if requiresReauthentication {
+        } else if signInRequired {
             text += "the user must sign in again"
         } else if isTransient {
             text += "try again later"

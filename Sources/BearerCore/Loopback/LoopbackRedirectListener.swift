@@ -122,7 +122,7 @@ package final class LoopbackRedirectListener: Sendable {
     /// listener; the caller calls ``endWait()`` after.
     package func waitHavingBegun(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
         guard let descriptor = socket.descriptor else {
-            throw BearerError(.invalidConfiguration, "The loopback listener is not listening; start the sign-in again.")
+            throw BearerError.invalidConfiguration("The loopback listener is not listening; start the sign-in again.")
         }
         let deadline = ContinuousClock.now.advanced(by: min(max(timeout, .zero), .seconds(86_400)))
         let stop = CancellationSignal()
@@ -134,8 +134,7 @@ package final class LoopbackRedirectListener: Sendable {
                 }
                 if !started {
                     continuation.resume(
-                        throwing: BearerError(
-                            .invalidConfiguration,
+                        throwing: BearerError.invalidConfiguration(
                             "The system refused a thread for the loopback listener; close other programs and try again."
                         ))
                 }
@@ -160,8 +159,7 @@ package final class LoopbackRedirectListener: Sendable {
             if stop.isSignalled { throw CancellationError() }
             let now = ContinuousClock.now
             guard now < deadline else {
-                throw BearerError(
-                    .timedOut,
+                throw BearerError.timedOut(
                     "No answer came from the browser in time; start the sign-in again and finish it sooner."
                 )
             }
@@ -236,8 +234,7 @@ private final class ListeningSocket: @unchecked Sendable {
     func claim(port: UInt16) throws {
         try lock.withLock {
             guard !busy else {
-                throw BearerError(
-                    .invalidConfiguration,
+                throw BearerError.invalidConfiguration(
                     "This loopback agent is already waiting for a sign-in; finish or cancel that one first."
                 )
             }

@@ -98,8 +98,7 @@ enum LoopbackSocket {
     }
 
     private static func failure(_ action: String) -> BearerError {
-        BearerError(
-            .invalidConfiguration,
+        BearerError.invalidConfiguration(
             "Cannot \(action): \(String(cString: strerror(errno))). Choose another port, or let the system pick one."
         )
     }

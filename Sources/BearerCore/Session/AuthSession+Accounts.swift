@@ -36,7 +36,7 @@ public struct SavedAccount: Sendable {
     /// The scopes granted.
     public let grantedScopes: [String]
     /// Whether the session needs a new sign-in before it can be used.
-    public let needsSignIn: Bool
+    public let signInRequired: Bool
     /// Why the saved item cannot be read, when it cannot (it is left in the store).
     public let problem: (any Error)?
 
@@ -44,7 +44,7 @@ public struct SavedAccount: Sendable {
         self.key = key
         self.user = state.user
         self.grantedScopes = state.grantedScopes
-        self.needsSignIn = state.needsReauthentication || (state.accessToken == nil && state.refreshToken == nil)
+        self.signInRequired = state.signInRequired || (state.accessToken == nil && state.refreshToken == nil)
         self.problem = nil
     }
 
@@ -52,7 +52,7 @@ public struct SavedAccount: Sendable {
         self.key = key
         self.user = nil
         self.grantedScopes = []
-        self.needsSignIn = true
+        self.signInRequired = true
         self.problem = problem
     }
 }

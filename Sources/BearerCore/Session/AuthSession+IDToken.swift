@@ -26,8 +26,7 @@ extension AuthSession {
                 state = try await self.freshState(rejecting: state.accessToken ?? AccessToken(""))
             }
             guard let idToken = state.idToken, !state.idTokenNeedsRefresh(at: self.clock.now(), leeway: 0) else {
-                throw BearerError(
-                    .missingIDToken,
+                throw BearerError.missingIDToken(
                     state.idTokenRejection.map { "The server's ID token was refused: \($0.reason)" }
                         ?? "The server sent no ID token that is still valid; sign in with the openid scope, or "
                         + "use the server's own way to renew ID tokens."

@@ -221,7 +221,7 @@ public actor AuthSession {
 
     package func freshAccessToken(rejecting staleToken: AccessToken? = nil) async throws -> AccessToken {
         guard let token = try await freshState(rejecting: staleToken).accessToken else {
-            throw BearerError(.invalidResponse, "The session has no access token after a refresh.")
+            throw BearerError.invalidResponse("The session has no access token after a refresh.")
         }
         return token
     }

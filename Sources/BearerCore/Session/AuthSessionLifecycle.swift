@@ -15,9 +15,9 @@
 ///      │  │ save failed  ▼                           │ (all go through unsaved)
 ///      │  └────────── backingOff(until) ── time passes ┘
 ///      │ invalid_grant (marked, then saved)
-///      └──────────────────────────────────────────► needsSignIn
+///      └──────────────────────────────────────────► signInRequired
 ///   any phase ── stored copy gone / signOut ──► signedOut
-///   needsSignIn, signedOut ── usable stored copy (a sign-in elsewhere) ──► saved
+///   signInRequired, signedOut ── usable stored copy (a sign-in elsewhere) ──► saved
 /// ```
 ///
 /// The actor holds one of these and performs only what its transitions return; every decision is
@@ -34,7 +34,7 @@ package struct AuthSessionLifecycle: Sendable {
         /// with `error` until `until`.
         case backingOff(until: Date, error: any Error)
         /// The grant is gone (`invalid_grant`); the user must sign in again.
-        case needsSignIn
+        case signInRequired
         /// The session was signed out, here or by another process.
         case signedOut
     }
@@ -69,13 +69,13 @@ package struct AuthSessionLifecycle: Sendable {
     /// A session read from its store.
     package init(stored state: AuthState) {
         self.state = state
-        self.phase = state.needsReauthentication ? .needsSignIn : .saved
+        self.phase = state.signInRequired ? .signInRequired : .saved
     }
 
     /// Whether the session can authorize requests at all.
     package var canAuthorize: Bool {
         switch phase {
-        case .needsSignIn, .signedOut: false
+        case .signInRequired, .signedOut: false
         case .saved, .unsaved, .backingOff: state.accessToken != nil || state.refreshToken != nil
         }
     }
@@ -96,7 +96,7 @@ package struct AuthSessionLifecycle: Sendable {
             guard now >= until else { return .fail(error) }
             phase = .saved
             return .reloadHoldingLock
-        case .unsaved, .needsSignIn, .signedOut:
+        case .unsaved, .signInRequired, .signedOut:
             return .reloadHoldingLock
         }
     }
@@ -115,9 +115,9 @@ package struct AuthSessionLifecycle: Sendable {
         case .unsaved:
             return .save(state)
         case .signedOut:
-            return .fail(BearerError(.needsReauthentication, "The user signed out; sign in again."))
-        case .needsSignIn:
-            return .fail(Self.reauthenticationError(state.reauthenticationError))
+            return .fail(BearerError.signInRequired("The user signed out; sign in again."))
+        case .signInRequired:
+            return .fail(Self.signInRequiredError(state.signInRequiredError))
         case .backingOff(let until, let error) where now < until && !hasRefreshed:
             return isStale(at: now, leeway: leeway, rejecting: staleToken) ? .fail(error) : .deliver(state)
         case .saved, .backingOff:
@@ -140,14 +140,14 @@ package struct AuthSessionLifecycle: Sendable {
     ///   it is signed out when the copy is gone, and refuses another user's copy.
     ///
     /// - Returns: Whether the state changed, so observers must hear of it.
-    /// - Throws: ``BearerError/Kind/needsReauthentication`` when the stored copy is gone,
+    /// - Throws: ``BearerError/Kind/signInRequired`` when the stored copy is gone,
     ///   ``BearerError/Kind/userMismatch`` when another account holds the key.
     package mutating func storedCopyLoaded(_ stored: AuthState?) throws -> Bool {
         switch phase {
         case .unsaved:
             return false
-        case .signedOut, .needsSignIn:
-            guard let stored, stored != state, !stored.needsReauthentication,
+        case .signedOut, .signInRequired:
+            guard let stored, stored != state, !stored.signInRequired,
                 stored.accessToken != nil || stored.refreshToken != nil
             else { return false }
             adopt(stored)
@@ -155,15 +155,13 @@ package struct AuthSessionLifecycle: Sendable {
         case .saved, .backingOff:
             guard let stored else {
                 phase = .signedOut
-                throw BearerError(
-                    .needsReauthentication,
+                throw BearerError.signInRequired(
                     "The session was signed out (its saved copy is gone); sign in again."
                 )
             }
             guard stored != state else { return false }
             guard stored.mayBeSameUser(as: state) else {
-                throw BearerError(
-                    .userMismatch,
+                throw BearerError.userMismatch(
                     "Another account has signed in under this session's key; restore the session to use that account."
                 )
             }
@@ -174,7 +172,7 @@ package struct AuthSessionLifecycle: Sendable {
 
     private mutating func adopt(_ stored: AuthState) {
         state = stored
-        phase = stored.needsReauthentication ? .needsSignIn : .saved
+        phase = stored.signInRequired ? .signInRequired : .saved
     }
 
     // MARK: - Results of the actor's work
@@ -184,7 +182,7 @@ package struct AuthSessionLifecycle: Sendable {
     /// - Returns: Whether the saved state is the current one, so observers must hear of it.
     package mutating func saveSucceeded(_ saved: AuthState) -> Bool {
         guard saved == state, case .unsaved = phase else { return false }
-        phase = state.needsReauthentication ? .needsSignIn : .saved
+        phase = state.signInRequired ? .signInRequired : .saved
         return true
     }
 
@@ -199,8 +197,8 @@ package struct AuthSessionLifecycle: Sendable {
     /// - Returns: The error to throw now, or `nil` when the session was marked as needing a new
     ///   sign-in, which must be saved first (the next step is that save).
     package mutating func refreshFailed(_ error: any Error, at now: Date) -> (any Error)? {
-        if let error = error as? OAuthError, error.requiresReauthentication {
-            state = state.markingNeedsReauthentication(error)
+        if let error = error as? OAuthError, error.signInRequired {
+            state = state.markingSignInRequired(error)
             phase = .unsaved
             return nil
         }
@@ -246,20 +244,19 @@ package struct AuthSessionLifecycle: Sendable {
     }
 
     /// A refresh whose answer kept its refresh token but refused its access token.
-    private static let noUsableAccessToken = BearerError(
-        .invalidResponse,
+    private static let noUsableAccessToken = BearerError.invalidResponse(
         "The token endpoint's answer to the refresh held no usable access token; the refresh token it sent "
             + "was saved. Try again; if this persists, the server is misconfigured."
     )
 
-    private static func reauthenticationError(_ error: OAuthError?) -> BearerError {
+    private static func signInRequiredError(_ error: OAuthError?) -> BearerError {
         guard let error else {
-            return BearerError(.needsReauthentication, "The session's grant is no longer valid; sign in again.")
+            return BearerError.signInRequired("The session's grant is no longer valid; sign in again.")
         }
         var reason = "The session's grant is no longer valid (\(error.code)"
         if let description = error.errorDescription { reason += ": \(description)" }
         reason += "); the user must sign in again."
-        return BearerError(.needsReauthentication, reason)
+        return BearerError.signInRequired(reason)
     }
 
     private static func retryAfter(of error: any Error) -> TimeInterval? {

@@ -63,8 +63,7 @@ public struct LoopbackAgent: AuthorizationAgent {
     ///   `CancellationError`; what the opener throws.
     public func present(_ request: AuthorizationRequest) async throws -> AuthorizationAgentOutcome {
         guard request.redirectURI == listener.redirectURI else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "The request redirects to \(request.redirectURI.absoluteString), not to this agent's "
                     + "\(listener.redirectURI.absoluteString); build the request with the agent's redirectURI."
             )

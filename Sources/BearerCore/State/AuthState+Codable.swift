@@ -14,7 +14,8 @@ extension AuthState: Codable {
 
     private enum CodingKeys: String, CodingKey {
         case version, server, client, accessToken, accessTokenExpiresAt, accessTokenLifetime, refreshToken, idToken
-        case grantedScopes, requestedScopes, user, reauthenticationError, additionalParameters, metadata
+        case grantedScopes, requestedScopes, user, additionalParameters, metadata
+        case signInRequiredError = "signInRequiredError"
         case refreshTokenExpiresAt, idTokenRejection
     }
 
@@ -31,26 +32,24 @@ extension AuthState: Codable {
 
     /// Decodes a saved session from its versioned envelope (`{"version": 1, …}`).
     ///
-    /// - Throws: ``BearerError/Kind/unsupportedStateVersion`` for an envelope written by a newer
-    ///   release, or ``BearerError/Kind/corruptState`` when it cannot be read.
+    /// - Throws: ``BearerError/Kind/unreadableSession`` for an envelope written by a newer
+    ///   release, or ``BearerError/Kind/unreadableSession`` when it cannot be read.
     public init(from decoder: any Decoder) throws {
         do {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let version = try container.decode(Int.self, forKey: .version)
             guard version == Self.currentVersion else {
-                throw BearerError(
-                    .unsupportedStateVersion,
+                throw BearerError.unreadableSession(
                     "The saved session has format version \(version); this release reads version "
                         + "\(Self.currentVersion). Update Bearer, or sign in again."
                 )
             }
-            let storedError = try container.decodeIfPresent(StoredError.self, forKey: .reauthenticationError)
+            let storedError = try container.decodeIfPresent(StoredError.self, forKey: .signInRequiredError)
             for key in [CodingKeys.accessTokenExpiresAt, .refreshTokenExpiresAt, .accessTokenLifetime] {
                 // Range-checked before any conversion that could trap (a date of 1e300 seconds).
                 guard let seconds = try container.decodeIfPresent(Double.self, forKey: key) else { continue }
                 guard seconds.isFinite, abs(seconds) <= Self.largestStoredSeconds else {
-                    throw BearerError(
-                        .corruptState,
+                    throw BearerError.unreadableSession(
                         "The saved session's \(key.stringValue) is out of range; it was not changed. Sign in again "
                             + "to replace it."
                     )
@@ -66,11 +65,11 @@ extension AuthState: Codable {
                 refreshTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .refreshTokenExpiresAt),
                 idToken: try container.decodeIfPresent(IDToken.self, forKey: .idToken),
                 idTokenRejection: try container.decodeIfPresent(StoredRejection.self, forKey: .idTokenRejection)
-                    .map { BearerError(.invalidIDToken, $0.reason) },
+                    .map { BearerError.invalidIDToken($0.reason) },
                 grantedScopes: try container.decode([String].self, forKey: .grantedScopes),
                 requestedScopes: try container.decodeIfPresent([String].self, forKey: .requestedScopes) ?? [],
                 user: try container.decodeIfPresent(User.self, forKey: .user),
-                reauthenticationError: storedError.map {
+                signInRequiredError: storedError.map {
                     OAuthError(
                         code: OAuthError.Code(rawValue: $0.code),
                         errorDescription: $0.errorDescription,
@@ -87,11 +86,10 @@ extension AuthState: Codable {
                 ),
                 metadata: try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
             )
-        } catch let error as BearerError where error.kind == .unsupportedStateVersion || error.kind == .corruptState {
+        } catch let error as BearerError where error.kind == .unreadableSession || error.kind == .unreadableSession {
             throw error
         } catch {
-            throw BearerError(
-                .corruptState,
+            throw BearerError.unreadableSession(
                 "The saved session cannot be read (\(Self.describe(error))); it was not changed. Sign in again "
                     + "to replace it."
             )
@@ -116,7 +114,7 @@ extension AuthState: Codable {
         try container.encode(requestedScopes, forKey: .requestedScopes)
         try container.encodeIfPresent(user, forKey: .user)
         try container.encodeIfPresent(
-            reauthenticationError.map {
+            signInRequiredError.map {
                 StoredError(
                     code: $0.code.rawValue,
                     errorDescription: $0.errorDescription,
@@ -124,7 +122,7 @@ extension AuthState: Codable {
                     statusCode: $0.statusCode
                 )
             },
-            forKey: .reauthenticationError
+            forKey: .signInRequiredError
         )
         if !additionalParameters.isEmpty {
             try container.encode(additionalParameters, forKey: .additionalParameters)
@@ -153,8 +151,7 @@ extension AuthState: Codable {
         do {
             return try encoder.encode(trimmed)
         } catch {
-            throw BearerError(
-                .storageFailure,
+            throw BearerError.storageFailure(
                 "The session cannot be encoded for saving (\(Self.describe(error))); it was kept in memory. "
                     + "Sign in again to replace it."
             )
@@ -164,7 +161,7 @@ extension AuthState: Codable {
     /// Reads a session serialized by ``encoded()``.
     ///
     /// - Parameter data: The envelope.
-    /// - Throws: ``BearerError/Kind/unsupportedStateVersion`` or ``BearerError/Kind/corruptState``.
+    /// - Throws: ``BearerError/Kind/unreadableSession`` or ``BearerError/Kind/unreadableSession``.
     public init(encoded data: Data) throws {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
@@ -173,8 +170,7 @@ extension AuthState: Codable {
         } catch let error as BearerError {
             throw error
         } catch {
-            throw BearerError(
-                .corruptState,
+            throw BearerError.unreadableSession(
                 "The saved session is not valid JSON (\(Self.describe(error))); it was not changed. Sign in again "
                     + "to replace it."
             )

@@ -48,9 +48,9 @@ extension AuthState {
     ///
     /// - Parameter error: The server's error, usually `invalid_grant`.
     /// - Returns: The marked session.
-    public func markingNeedsReauthentication(_ error: OAuthError) -> AuthState {
+    public func markingSignInRequired(_ error: OAuthError) -> AuthState {
         var next = self
-        next.reauthenticationError = error
+        next.signInRequiredError = error
         return next
     }
 }

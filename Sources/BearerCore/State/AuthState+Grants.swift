@@ -88,7 +88,7 @@ extension AuthState {
         let receivedAt = clock.now()
         guard tokenResponse.accessToken != nil else {
             throw tokenResponse.rejectedFields["token_type"] ?? tokenResponse.rejectedFields["access_token"]
-                ?? BearerError(.invalidResponse, "The token response holds no usable access token.")
+                ?? BearerError.invalidResponse("The token response holds no usable access token.")
         }
         if let rejection = tokenResponse.rejectedFields["id_token"] { throw rejection }
         if let idToken = tokenResponse.idToken {
@@ -119,11 +119,11 @@ extension AuthState {
     ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
     /// - Returns: The refreshed session; see ``applying(refresh:requestedScopes:clock:)`` for what
     ///   it keeps of the answer.
-    /// - Throws: ``BearerError/Kind/needsReauthentication`` when the session is already marked,
-    ///   ``BearerError/Kind/missingRefreshToken`` when there is no refresh token,
+    /// - Throws: ``BearerError/Kind/signInRequired`` when the session is already marked,
+    ///   ``BearerError/Kind/signInRequired`` when there is no refresh token,
     ///   ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, ``OAuthError`` from
     ///   the server (`invalid_grant` means the user must sign in again; see
-    ///   ``markingNeedsReauthentication(_:)``) or `invalid_grant` without an HTTP status, and no
+    ///   ``markingSignInRequired(_:)``) or `invalid_grant` without an HTTP status, and no
     ///   request sent, once ``refreshTokenExpiresAt`` has passed; or another ``BearerError``.
     public func refreshed(
         using transport: some HTTPTransport,
@@ -131,15 +131,13 @@ extension AuthState {
         additionalParameters: [String: String] = [:],
         clock: WallClock = .system
     ) async throws -> AuthState {
-        if let reauthenticationError {
-            throw BearerError(
-                .needsReauthentication,
-                "The session's grant is gone (\(reauthenticationError.code)); the user must sign in again."
+        if let signInRequiredError {
+            throw BearerError.signInRequired(
+                "The session's grant is gone (\(signInRequiredError.code)); the user must sign in again."
             )
         }
         guard let refreshToken else {
-            throw BearerError(
-                .missingRefreshToken,
+            throw BearerError.signInRequired(
                 "The session has no refresh token, so the access token cannot be renewed; sign in again "
                     + "(for Google, request access_type=offline to get one)."
             )
@@ -180,7 +178,7 @@ extension AuthState {
     ///   while it has not expired.
     /// - A new ID token for another user (`sub` differs, OpenID Connect Core §12.2) is dropped and
     ///   the session is marked as needing a new sign-in (`login_required`, see
-    ///   ``reauthenticationError``); the new tokens are kept so that signing out can revoke them.
+    ///   ``signInRequiredError``); the new tokens are kept so that signing out can revoke them.
     ///
     /// - Parameters:
     ///   - response: The token response.
@@ -219,7 +217,7 @@ extension AuthState {
             do {
                 try idToken.validate(for: server, clientID: client.id, nonce: nil, clock: clock)
                 if let user, !user.subject.isEmpty, user.subject != idToken.claims.subject {
-                    next.reauthenticationError = OAuthError(
+                    next.signInRequiredError = OAuthError(
                         code: .loginRequired,
                         errorDescription: "The refreshed ID token names another user than the one who signed in "
                             + "(sub differs)."
@@ -232,7 +230,7 @@ extension AuthState {
                 return next
             } catch {
                 next.idTokenRejection =
-                    error as? BearerError ?? BearerError(.invalidIDToken, "The refreshed ID token failed a check.")
+                    error as? BearerError ?? BearerError.invalidIDToken("The refreshed ID token failed a check.")
             }
         }
         next.dropIDToken(ifExpiredAt: receivedAt)

@@ -55,8 +55,7 @@ extension AuthState {
     public func merging(additionalGrant grant: AuthState) throws -> AuthState {
         let unproven = grant.idToken == nil && grant.requestedScopes.contains("openid")
         if unproven || !mayBeSameUser(as: grant) {
-            throw BearerError(
-                .userMismatch,
+            throw BearerError.userMismatch(
                 "The new grant belongs to another account than the signed-in one; the session was not changed. "
                     + "Ask the user to choose the same account."
             )
@@ -66,7 +65,7 @@ extension AuthState {
         if merged.user == nil { merged.user = user }
         if merged.idToken == nil { merged.idToken = idToken }
         merged.requestedScopes = Scopes.deduplicated(requestedScopes + grant.requestedScopes)
-        merged.reauthenticationError = nil
+        merged.signInRequiredError = nil
         merged.metadata = metadata.merging(grant.metadata) { _, new in new }
         return merged
     }

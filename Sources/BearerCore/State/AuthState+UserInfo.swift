@@ -32,10 +32,10 @@ extension AuthState {
             now: clock.now()
         )
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
-            throw BearerError(.invalidResponse, "The UserInfo answer has no sub (OpenID Connect Core §5.3.2).")
+            throw BearerError.invalidResponse("The UserInfo answer has no sub (OpenID Connect Core §5.3.2).")
         }
         if let known = user?.subject, !known.isEmpty, known != subject {
-            throw BearerError(.userMismatch, "The UserInfo answer is about another user than the ID token.")
+            throw BearerError.userMismatch("The UserInfo answer is about another user than the ID token.")
         }
         var next = self
         next.user = User(

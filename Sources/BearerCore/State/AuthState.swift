@@ -64,7 +64,7 @@ public struct AuthState: Sendable, Hashable {
     /// requires a sign-in), `invalid_grant` without an HTTP status when the refresh token's
     /// `refresh_token_expires_in` has passed, or `login_required` without an HTTP status when a
     /// refreshed ID token names another user (the new tokens are kept, so signing out revokes them).
-    public var reauthenticationError: OAuthError?
+    public var signInRequiredError: OAuthError?
     /// Fields of the last token response that Bearer does not interpret.
     package var additionalParameters: [String: JSONValue]
     /// Values that other formats carry and Bearer keeps so it can write them back (for example a
@@ -121,7 +121,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - grantedScopes: The granted scopes.
     ///   - requestedScopes: The requested scopes.
     ///   - user: The user.
-    ///   - reauthenticationError: Set when the user must sign in again.
+    ///   - signInRequiredError: Set when the user must sign in again.
     ///   - additionalParameters: Other token-response fields.
     ///   - metadata: Values kept for other formats.
     package init(
@@ -137,7 +137,7 @@ public struct AuthState: Sendable, Hashable {
         grantedScopes: [String] = [],
         requestedScopes: [String] = [],
         user: User? = nil,
-        reauthenticationError: OAuthError? = nil,
+        signInRequiredError: OAuthError? = nil,
         additionalParameters: [String: JSONValue] = [:],
         metadata: [String: String] = [:]
     ) {
@@ -153,7 +153,7 @@ public struct AuthState: Sendable, Hashable {
         self.grantedScopes = grantedScopes
         self.requestedScopes = requestedScopes
         self.user = user
-        self.reauthenticationError = reauthenticationError
+        self.signInRequiredError = signInRequiredError
         self.additionalParameters = additionalParameters
         self.metadata = metadata
     }
@@ -209,7 +209,7 @@ public struct AuthState: Sendable, Hashable {
     }
 
     /// Whether the user must sign in again before this session can be used.
-    public var needsReauthentication: Bool { reauthenticationError != nil }
+    public var signInRequired: Bool { signInRequiredError != nil }
 
     /// Whether `scope` has been granted; Google's aliases count as the same scope (`email` is
     /// `https://www.googleapis.com/auth/userinfo.email`, `profile` likewise).
@@ -233,7 +233,7 @@ extension AuthState: RedactedDescription {
             "expiresAt: \(accessTokenExpiresAt.map { "\($0)" } ?? "unknown")",
             "refreshToken: \(refreshToken == nil ? "none" : "<redacted>")",
         ]
-        if let reauthenticationError { parts.append("needs re-authentication: \(reauthenticationError.code)") }
+        if let signInRequiredError { parts.append("needs re-authentication: \(signInRequiredError.code)") }
         return "AuthState(\(parts.joined(separator: ", ")))"
     }
 }

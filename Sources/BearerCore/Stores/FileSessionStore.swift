@@ -56,7 +56,7 @@ public struct FileSessionStore: SessionStore {
     /// Reads the session saved under `key`.
     ///
     /// - Throws: ``BearerError/Kind/insecureStorage`` when the file is readable by others,
-    ///   ``BearerError/Kind/corruptState`` naming the file when it cannot be decoded, or
+    ///   ``BearerError/Kind/unreadableSession`` naming the file when it cannot be decoded, or
     ///   ``BearerError/Kind/storageFailure``.
     public func load(key: String) async throws -> AuthState? {
         try loadWithoutSuspending(key: key)
@@ -109,8 +109,7 @@ public struct FileSessionStore: SessionStore {
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return []
         } catch {
-            throw BearerError(
-                .storageFailure,
+            throw BearerError.storageFailure(
                 "Cannot list the session folder \(directory.path); check that it exists and can be read.",
                 underlyingError: error
             )
@@ -165,8 +164,7 @@ public struct FileSessionStore: SessionStore {
             }
         }
         guard allowed, !key.isEmpty, key.utf8.count <= 200, !key.hasPrefix(".") else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "A session key may only contain letters, digits and . _ - @ + (not starting with a dot); "
                     + "\"\(key)\" does not."
             )

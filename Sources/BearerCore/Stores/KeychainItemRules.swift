@@ -107,8 +107,7 @@ package enum KeychainItemRules {
         case .saved: return
         case .failed(let error): throw error
         case .add, .update:
-            throw BearerError(
-                .storageFailure,
+            throw BearerError.storageFailure(
                 "The keychain item of \(key) kept changing while it was saved (another process is writing it); "
                     + "try again."
             )
@@ -137,8 +136,7 @@ package enum KeychainItemRules {
     package static func failure(_ action: String, key: String, status: Int32, message: String?) -> BearerError {
         switch status {
         case Status.missingEntitlement:
-            return BearerError(
-                .invalidConfiguration,
+            return BearerError.invalidConfiguration(
                 "The keychain refused to \(action) the session \(key) (errSecMissingEntitlement, -34018): the "
                     + "data-protection keychain needs the keychain-access-groups or application-identifier "
                     + "entitlement, which unsigned tools and apps without a provisioning profile lack. Sign the app "
@@ -146,14 +144,12 @@ package enum KeychainItemRules {
                     + "FileSessionStore instead."
             )
         case Status.interactionNotAllowed:
-            return BearerError(
-                .storageFailure,
+            return BearerError.storageFailure(
                 "The keychain cannot \(action) the session \(key) while the device is locked "
                     + "(errSecInteractionNotAllowed); try again after the first unlock."
             )
         default:
-            return BearerError(
-                .storageFailure,
+            return BearerError.storageFailure(
                 "Cannot \(action) the keychain item of \(key): \(message ?? "OSStatus \(status)")."
             )
         }

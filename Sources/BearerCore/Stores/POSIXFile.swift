@@ -21,7 +21,7 @@ enum POSIXFile {
         var status = stat()
         if stat(path, &status) == 0 {
             guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
-                throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
+                throw BearerError.storageFailure("\(path) exists and is not a folder; move it away.")
             }
             let status = try checkTrustedFolder(path)
             if status.st_mode & 0o077 != 0 {
@@ -38,7 +38,7 @@ enum POSIXFile {
         var status = stat()
         if stat(path, &status) == 0 {
             guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFDIR) else {
-                throw BearerError(.storageFailure, "\(path) exists and is not a folder; move it away.")
+                throw BearerError.storageFailure("\(path) exists and is not a folder; move it away.")
             }
             return
         }
@@ -71,15 +71,15 @@ enum POSIXFile {
         switch found.st_mode & mode_t(S_IFMT) {
         case mode_t(S_IFREG): break
         case mode_t(S_IFLNK):
-            throw BearerError(.insecureStorage, "\(path) is a symbolic link; session files must be regular files.")
+            throw BearerError.insecureStorage("\(path) is a symbolic link; session files must be regular files.")
         default:
-            throw BearerError(.insecureStorage, "\(path) is not a regular file; move it away and sign in again.")
+            throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
         }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP {
-                throw BearerError(.insecureStorage, "\(path) is a symbolic link; session files must be regular files.")
+                throw BearerError.insecureStorage("\(path) is a symbolic link; session files must be regular files.")
             }
             throw failure("open", path)
         }
@@ -87,12 +87,11 @@ enum POSIXFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
         guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
-            throw BearerError(.insecureStorage, "\(path) is not a regular file; move it away and sign in again.")
+            throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
         }
         try checkOwner(status, of: path, what: "The session file")
         guard status.st_mode & 0o077 == 0 else {
-            throw BearerError(
-                .insecureStorage,
+            throw BearerError.insecureStorage(
                 "\(path) can be read or written by other users (mode \(String(status.st_mode & 0o777, radix: 8))). "
                     + "Run: chmod 600 '\(path)' — and consider the session compromised if others could read it."
             )
@@ -180,8 +179,7 @@ enum POSIXFile {
             close(descriptor)
             unlink(temporary)
             let reason = String(cString: strerror(status))
-            throw BearerError(
-                .storageFailure,
+            throw BearerError.storageFailure(
                 "Cannot reserve \(size) bytes in \(directory) for the session (\(reason)); nothing was sent to the "
                     + "server. Free some space, then try again.",
                 underlyingError: POSIXErrorCode(rawValue: status).map { POSIXError($0) }
@@ -267,8 +265,7 @@ enum POSIXFile {
             }
             guard clock.now < deadline else {
                 close(descriptor)
-                throw BearerError(
-                    .storageFailure,
+                throw BearerError.storageFailure(
                     "Another process has held the lock \(path) for too long; try again, or stop that process."
                 )
             }
@@ -294,16 +291,14 @@ enum POSIXFile {
         var status = stat()
         guard stat(path, &status) == 0 else { throw failure("inspect", path) }
         guard status.st_uid == geteuid() else {
-            throw BearerError(
-                .insecureStorage,
+            throw BearerError.insecureStorage(
                 "The folder \(path) belongs to another user (uid \(status.st_uid)), who could read or replace the "
                     + "sessions in it; nothing was read or written. Move it away (mv '\(path)' '\(path).untrusted') "
                     + "and run the command again, or choose a folder of your own with BEARER_CONFIG_DIR."
             )
         }
         guard status.st_mode & 0o022 == 0 else {
-            throw BearerError(
-                .insecureStorage,
+            throw BearerError.insecureStorage(
                 "The folder \(path) can be written by other users (mode \(String(status.st_mode & 0o777, radix: 8))), "
                     + "who could replace the sessions in it; nothing was read or written. Run: chmod 700 '\(path)'"
             )
@@ -314,8 +309,7 @@ enum POSIXFile {
     /// Checks that a file belongs to the current user.
     private static func checkOwner(_ status: stat, of path: String, what: String) throws {
         guard status.st_uid == geteuid() else {
-            throw BearerError(
-                .insecureStorage,
+            throw BearerError.insecureStorage(
                 "\(what) \(path) belongs to another user (uid \(status.st_uid)); nothing was read or written. "
                     + "Remove it (rm '\(path)') and run the command again."
             )
@@ -332,8 +326,7 @@ enum POSIXFile {
     private static func failure(_ action: String, _ path: String) -> BearerError {
         let code = errno
         let reason = String(cString: strerror(code))
-        return BearerError(
-            .storageFailure,
+        return BearerError.storageFailure(
             "Cannot \(action) \(path): \(reason).",
             underlyingError: POSIXErrorCode(rawValue: code).map { POSIXError($0) }
         )

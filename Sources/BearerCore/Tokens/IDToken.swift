@@ -23,20 +23,19 @@ public struct IDToken: Sendable, Hashable {
     public init(_ value: String) throws {
         let segments = value.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else {
-            throw BearerError(
-                .invalidIDToken,
+            throw BearerError.invalidIDToken(
                 "The ID token has \(segments.count) segments; a signed JWT has 3 (RFC 7515 §7.1)."
             )
         }
         guard let header = Base64URL.decode(segments[0]),
             (try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: header)) != nil
         else {
-            throw BearerError(.invalidIDToken, "The ID token's header is not base64url-encoded JSON.")
+            throw BearerError.invalidIDToken("The ID token's header is not base64url-encoded JSON.")
         }
         guard let payload = Base64URL.decode(segments[1]),
             let claims = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: payload)
         else {
-            throw BearerError(.invalidIDToken, "The ID token's payload is not base64url-encoded JSON.")
+            throw BearerError.invalidIDToken("The ID token's payload is not base64url-encoded JSON.")
         }
         self.value = value
         self.claims = try IDTokenClaims(json: claims)
@@ -83,35 +82,31 @@ public struct IDToken: Sendable, Hashable {
         let now = clock.now()
         let allowedClockSkew = clock.allowedSkew
         guard issuers.contains(claims.issuer) else {
-            throw BearerError(
-                .invalidIDToken,
+            throw BearerError.invalidIDToken(
                 "The ID token was issued by \(claims.issuer), not \(issuers.joined(separator: " or ")). Check the server configuration."
             )
         }
         guard claims.audience.contains(clientID) else {
-            throw BearerError(.invalidIDToken, "The ID token is not meant for client \(clientID) (aud).")
+            throw BearerError.invalidIDToken("The ID token is not meant for client \(clientID) (aud).")
         }
         if claims.audience.count > 1 || claims.authorizedParty != nil {
             guard claims.authorizedParty == clientID else {
-                throw BearerError(.invalidIDToken, "The ID token's authorized party (azp) is not client \(clientID).")
+                throw BearerError.invalidIDToken("The ID token's authorized party (azp) is not client \(clientID).")
             }
         }
         guard now < claims.expiresAt.addingTimeInterval(allowedClockSkew) else {
-            throw BearerError(
-                .invalidIDToken,
+            throw BearerError.invalidIDToken(
                 "The ID token expired at \(claims.expiresAt); check the device clock, then sign in again."
             )
         }
         guard claims.issuedAt <= now.addingTimeInterval(allowedClockSkew) else {
-            throw BearerError(
-                .invalidIDToken,
+            throw BearerError.invalidIDToken(
                 "The ID token was issued in the future (\(claims.issuedAt)); check the device clock."
             )
         }
         if let nonce {
             guard let claimed = claims.nonce, ConstantTime.equals(claimed, nonce) else {
-                throw BearerError(
-                    .invalidIDToken,
+                throw BearerError.invalidIDToken(
                     "The ID token's nonce does not match the request's; it may be replayed. Sign in again."
                 )
             }

@@ -36,13 +36,13 @@ public struct IDTokenClaims: Sendable, Hashable {
     package init(json: [String: JSONValue]) throws {
         func required(_ name: String) throws -> String {
             guard let value = json[name]?.stringValue, !value.isEmpty else {
-                throw BearerError(.invalidIDToken, "The ID token has no \"\(name)\" claim.")
+                throw BearerError.invalidIDToken("The ID token has no \"\(name)\" claim.")
             }
             return value
         }
         func time(_ name: String) throws -> Date {
             guard case .number(let seconds)? = json[name], seconds.isFinite else {
-                throw BearerError(.invalidIDToken, "The ID token's \"\(name)\" claim is not a time in seconds.")
+                throw BearerError.invalidIDToken("The ID token's \"\(name)\" claim is not a time in seconds.")
             }
             return Date(timeIntervalSince1970: seconds)
         }
@@ -54,7 +54,7 @@ public struct IDTokenClaims: Sendable, Hashable {
         case .array(let audiences)?:
             self.audience = audiences.compactMap(\.stringValue)
         default:
-            throw BearerError(.invalidIDToken, "The ID token has no \"aud\" claim.")
+            throw BearerError.invalidIDToken("The ID token has no \"aud\" claim.")
         }
         self.authorizedParty = json["azp"]?.stringValue
         self.expiresAt = try time("exp")

@@ -54,8 +54,7 @@ public struct RevocationRequest: Sendable, Hashable {
     ///   ``OAuthError`` or ``BearerError`` when the server refuses or cannot be reached.
     public func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws {
         guard let endpoint = server.revocationEndpoint else {
-            throw BearerError(
-                .invalidConfiguration,
+            throw BearerError.invalidConfiguration(
                 "\(server.issuer.absoluteString) has no revocation endpoint, so the grant was not revoked there."
             )
         }
@@ -63,8 +62,7 @@ public struct RevocationRequest: Sendable, Hashable {
         let response = try await revocation.send(parameters, as: client, using: transport)
         if (200..<300).contains(response.status) { return }
         _ = try OAuthEndpoint.jsonObject(from: response, endpointName: revocation.name, now: clock.now())
-        throw BearerError(
-            .unexpectedResponse,
+        throw BearerError.invalidResponse(
             "The revocation endpoint answered HTTP \(response.status) without an error code."
         )
     }

@@ -97,8 +97,8 @@ public struct TokenResponse: Sendable, Hashable {
     ///   - response: The HTTP response.
     ///   - receivedAt: When it arrived, against which a `Retry-After` date is read.
     /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` with kind
-    ///   ``BearerError/Kind/unexpectedResponse``, ``BearerError/Kind/serverError``,
-    ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/unsupportedTokenType`` or
+    ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/serverUnavailable``,
+    ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/invalidResponse`` or
     ///   ``BearerError/Kind/invalidIDToken`` otherwise.
     package init(response: TransportResponse, receivedAt: Date) throws {
         let object = try OAuthEndpoint.jsonObject(
@@ -113,14 +113,14 @@ public struct TokenResponse: Sendable, Hashable {
     ///
     /// - Parameter json: The JSON object.
     /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse`` or
-    ///   ``BearerError/Kind/unsupportedTokenType`` when the answer holds no usable token at all.
+    ///   ``BearerError/Kind/invalidResponse`` when the answer holds no usable token at all.
     package init(json: [String: JSONValue]) throws {
         var rejected: [String: BearerError] = [:]
         let refreshToken = Self.refreshToken(json, rejecting: &rejected)
         let accessToken = Self.accessToken(json, rejecting: &rejected)
         if accessToken == nil && refreshToken == nil {
             throw rejected["token_type"] ?? rejected["access_token"]
-                ?? BearerError(.invalidResponse, "The token response holds no token (RFC 6749 §5.1).")
+                ?? BearerError.invalidResponse("The token response holds no token (RFC 6749 §5.1).")
         }
         let expiresIn = Self.lifetime(json, "expires_in", rejecting: &rejected)
         let refreshTokenExpiresIn = Self.lifetime(json, "refresh_token_expires_in", rejecting: &rejected)
@@ -129,20 +129,20 @@ public struct TokenResponse: Sendable, Hashable {
             if let text = value.stringValue {
                 scopes = Scopes.parse(text)
             } else {
-                rejected["scope"] = BearerError(.invalidResponse, "The token response's scope is not a string.")
+                rejected["scope"] = BearerError.invalidResponse("The token response's scope is not a string.")
             }
         }
         var idToken: IDToken?
         if let value = json["id_token"], value != .null {
             do {
                 guard let token = value.stringValue else {
-                    throw BearerError(.invalidIDToken, "The token response's id_token is not a string.")
+                    throw BearerError.invalidIDToken("The token response's id_token is not a string.")
                 }
                 idToken = try IDToken(token)
             } catch {
                 rejected["id_token"] =
                     error as? BearerError
-                    ?? BearerError(.invalidIDToken, "The token response's id_token is unreadable.")
+                    ?? BearerError.invalidIDToken("The token response's id_token is unreadable.")
             }
         }
         self.init(
@@ -168,28 +168,25 @@ public struct TokenResponse: Sendable, Hashable {
         rejecting rejected: inout [String: BearerError]
     ) -> AccessToken? {
         guard let value = json["access_token"]?.stringValue, !value.isEmpty else {
-            rejected["access_token"] = BearerError(
-                .invalidResponse,
+            rejected["access_token"] = BearerError.invalidResponse(
                 "The token response has no access_token (RFC 6749 §5.1); the server is misconfigured."
             )
             return nil
         }
         guard B64Token.isValid(value) else {
-            rejected["access_token"] = BearerError(
-                .invalidResponse,
+            rejected["access_token"] = BearerError.invalidResponse(
                 "The token response's access_token holds characters a bearer token may not (RFC 6750 §2.1); "
                     + "it was refused and is never printed or sent."
             )
             return nil
         }
         guard let tokenType = json["token_type"]?.stringValue else {
-            rejected["token_type"] = BearerError(
-                .invalidResponse, "The token response has no token_type (RFC 6749 §5.1).")
+            rejected["token_type"] = BearerError.invalidResponse(
+                "The token response has no token_type (RFC 6749 §5.1).")
             return nil
         }
         guard tokenType.lowercased() == "bearer" else {
-            rejected["token_type"] = BearerError(
-                .unsupportedTokenType,
+            rejected["token_type"] = BearerError.invalidResponse(
                 "The server issued a \"\(tokenType.printable)\" token; Bearer supports only "
                     + "Bearer tokens (RFC 6750)."
             )
@@ -205,8 +202,7 @@ public struct TokenResponse: Sendable, Hashable {
     ) -> RefreshToken? {
         guard let value = json["refresh_token"], value != .null else { return nil }
         guard let token = value.stringValue, B64Token.isValid(token) else {
-            rejected["refresh_token"] = BearerError(
-                .invalidResponse,
+            rejected["refresh_token"] = BearerError.invalidResponse(
                 "The token response's refresh_token is not a string of bearer-token characters (RFC 6750 §2.1)."
             )
             return nil
@@ -223,7 +219,7 @@ public struct TokenResponse: Sendable, Hashable {
     ) -> TimeInterval? {
         guard let value = json[name], value != .null else { return nil }
         guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0 else {
-            rejected[name] = BearerError(.invalidResponse, "The token response's \(name) is not a number of seconds.")
+            rejected[name] = BearerError.invalidResponse("The token response's \(name) is not a number of seconds.")
             return nil
         }
         return min(seconds, maximumLifetime)

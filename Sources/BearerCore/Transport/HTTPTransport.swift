@@ -28,7 +28,7 @@ public protocol HTTPTransport: Sendable {
     ///   - request: The request to send.
     ///   - maximumBodySize: The most bytes of body to accept.
     /// - Returns: The response, whatever its status.
-    /// - Throws: ``BearerError/Kind/unexpectedResponse`` when the body is larger; otherwise as
+    /// - Throws: ``BearerError/Kind/invalidResponse`` when the body is larger; otherwise as
     ///   ``send(_:)``.
     func send(_ request: TransportRequest, maximumBodySize: Int) async throws -> TransportResponse
 }
@@ -50,8 +50,7 @@ package enum ResponseLimit {
     package static func tooLarge(_ url: URL?, size: Int64?, limit: Int) -> BearerError {
         let host = url?.host ?? "the server"
         let amount = size.map { "\($0) bytes" } ?? "more than \(limit) bytes"
-        return BearerError(
-            .unexpectedResponse,
+        return BearerError.invalidResponse(
             "\(host) answered with \(amount), far more than an OAuth response (at most \(limit) bytes are read); "
                 + "check the endpoint URL."
         )

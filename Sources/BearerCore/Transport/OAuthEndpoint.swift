@@ -114,7 +114,7 @@ struct OAuthEndpoint: Sendable {
     ///   - now: The time of receipt, for an HTTP-date `Retry-After`.
     /// - Returns: The decoded object.
     /// - Throws: ``OAuthError``, or ``BearerError`` with kind ``BearerError/Kind/serverError`` (5xx, 429)
-    ///   or ``BearerError/Kind/unexpectedResponse``.
+    ///   or ``BearerError/Kind/invalidResponse``.
     static func jsonObject(
         from response: TransportResponse,
         endpointName: String,
@@ -123,8 +123,7 @@ struct OAuthEndpoint: Sendable {
         let status = response.status
         let data = response.body
         guard data.count <= maximumBodySize else {
-            throw BearerError(
-                .unexpectedResponse,
+            throw BearerError.invalidResponse(
                 "The \(endpointName) answered HTTP \(status) with \(data.count) bytes, far more than an OAuth response; "
                     + "check the endpoint URL."
             )
@@ -145,8 +144,7 @@ struct OAuthEndpoint: Sendable {
         }
         guard (200..<300).contains(status) else {
             if status >= 500 || status == 429 {
-                throw BearerError(
-                    .serverError,
+                throw BearerError.serverUnavailable(
                     "The \(endpointName) answered HTTP \(status) (\(contentType)); the server is failing or busy. "
                         + "Try again later.",
                     retryAfter: retryAfter
@@ -156,22 +154,19 @@ struct OAuthEndpoint: Sendable {
                 // The server refused the request without saying why (some servers answer a replayed
                 // or revoked refresh token this way). That is no proof the grant is gone, so the
                 // session is not marked, but the endpoint URL is not what is wrong either.
-                throw BearerError(
-                    .unexpectedResponse,
+                throw BearerError.invalidResponse(
                     "The \(endpointName) refused the request (HTTP \(status)) without an OAuth error code. "
                         + "The server may have revoked the grant or refused a refresh token it already rotated; "
                         + "try again, and if it keeps failing, sign in again."
                 )
             }
-            throw BearerError(
-                .unexpectedResponse,
+            throw BearerError.invalidResponse(
                 "The \(endpointName) answered HTTP \(status) with \(contentType), not an OAuth response. "
                     + "Check the endpoint URL."
             )
         }
         guard let object else {
-            throw BearerError(
-                .unexpectedResponse,
+            throw BearerError.invalidResponse(
                 "The \(endpointName) answered HTTP \(status) with \(contentType), not a JSON object. "
                     + "Check the endpoint URL; a proxy or captive portal may be answering instead."
             )
@@ -201,8 +196,7 @@ extension HTTPTransport {
             throw CancellationError()
         } catch {
             let host = request.url.host ?? "the server"
-            throw BearerError(
-                .network,
+            throw BearerError.network(
                 "No response from \(host): \(error). Check the connection and try again.",
                 underlyingError: error
             )
