@@ -187,14 +187,20 @@ private struct ArchiveReading {
             document[name]?.stringValue.flatMap { URL(string: $0) }
         }
         let google = AuthorizationServer.google
-        // Archives written without discovery name no issuer; Google's endpoints identify Google.
-        // The origin of an endpoint is no issuer: most servers' issuers have a path.
+        // Archives written without discovery name no issuer; Google's endpoints identify Google,
+        // both of them: one foreign endpoint must not get Google's client authentication and
+        // allow-list. The origin of an endpoint is no issuer: most servers' issuers have a path.
         let onGoogleHosts =
-            AuthorizationServer.isGoogleHost(token.host) || AuthorizationServer.isGoogleHost(authorization.host)
+            AuthorizationServer.isGoogleHost(token.host) && AuthorizationServer.isGoogleHost(authorization.host)
         let recorded =
             try archive.url("issuer", in: configuration) ?? documentURL("issuer")
             ?? idToken.flatMap { Self.issuer(of: $0) } ?? (onGoogleHosts ? google.issuer : nil)
         let issuer = try Self.resolveIssuer(recorded: recorded, explicit: explicitIssuer)
+        if issuer == google.issuer && !onGoogleHosts {
+            throw Self.lacking(
+                "names Google's issuer, but its endpoints are not both on Google's hosts (authorization on "
+                    + "\(authorization.host ?? "no host"), token on \(token.host ?? "no host"))")
+        }
         var server = AuthorizationServer(
             issuer: issuer,
             authorizationEndpoint: authorization,

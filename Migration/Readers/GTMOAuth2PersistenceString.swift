@@ -54,11 +54,14 @@ public enum GTMOAuth2PersistenceString {
     ///   - server: The server the tokens belong to (the string does not say).
     ///   - client: The client the tokens were issued to.
     /// - Returns: The session; its access token, if any, is marked as expired.
-    /// - Throws: ``MigrationError/Kind/malformedItem`` when it holds no token.
+    /// - Throws: ``MigrationError/Kind/malformedItem`` when it holds no refresh token and no
+    ///   access token of RFC 6750's `b64token` characters.
     public static func decode(_ string: String, server: AuthorizationServer, client: Client) throws -> AuthState {
         let fields = fields(of: string)
+        // An access token outside RFC 6750's b64token characters is none (a session never holds
+        // one, see B64Token); a refresh token only goes, form-encoded, to the token endpoint.
         let refreshToken = fields["refresh_token"].flatMap { $0.isEmpty ? nil : RefreshToken($0) }
-        let accessToken = fields["access_token"].flatMap { $0.isEmpty ? nil : AccessToken($0) }
+        let accessToken = fields["access_token"].flatMap { B64Token.isValid($0) ? AccessToken($0) : nil }
         guard refreshToken != nil || accessToken != nil else {
             throw MigrationError.malformedItem(
                 "The GTMOAuth2 persistence string holds neither a refresh token nor an access token; the user must sign in "

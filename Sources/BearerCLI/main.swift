@@ -12,6 +12,6 @@ import BearerCommandLineCore
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 if let code = FastPath.run(arguments) {
-    exit(code)
+    exit(Console.finishing(code))
 }
 exit(FullTool.replaceProcess(arguments: arguments))

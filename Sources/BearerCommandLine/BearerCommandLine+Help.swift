@@ -27,6 +27,7 @@ extension BearerCommandLine {
               64  usage error
               65  bad input data (unreadable legacy file, corrupt session)
               69  server unreachable or failing; try again later
+              74  the output could not be written (a full disk; a closed pipe is no error)
               77  sign-in needed: run bearer login
 
             Run `bearer help COMMAND` for a command's options, and `bearer --version` for the version.

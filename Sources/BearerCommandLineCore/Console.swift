@@ -1,3 +1,5 @@
+import BearerCore
+
 #if canImport(FoundationEssentials)
     package import FoundationEssentials
 #else
@@ -27,16 +29,36 @@ package struct Console: Sendable {
         self.writeError = error
     }
 
-    /// The process's stdout and stderr. A closed pipe (a reader that went away) is not an error.
+    /// The process's stdout and stderr. A closed pipe (a reader that went away) is not an error;
+    /// any other failure to write stdout is recorded in ``standardOutputFailure``.
     package static let standard = Console(
-        out: { writeAll($0, to: STDOUT_FILENO) },
-        error: { writeAll($0, to: STDERR_FILENO) }
+        out: { data in
+            if let error = writeAll(data, to: STDOUT_FILENO), error != EPIPE { OutputFailure.standard.record(error) }
+        },
+        error: { _ = writeAll($0, to: STDERR_FILENO) }
     )
 
+    /// Why writing stdout failed (an `errno` value), when it did for another reason than a closed
+    /// pipe: a full disk, an I/O error.
+    public static var standardOutputFailure: Int32? { OutputFailure.standard.first }
+
+    /// The exit code to end with: `code`, or 74 (`EX_IOERR`) with a message on stderr when
+    /// writing stdout failed, so that `bearer export > file` on a full disk does not succeed.
+    ///
+    /// - Parameter code: The command's exit code.
+    /// - Returns: The exit code.
+    public static func finishing(_ code: Int32) -> Int32 {
+        guard let failure = standardOutputFailure else { return code }
+        standard.say("bearer: could not write the output: \(String(cString: strerror(failure))).")
+        return ExitCode.outputFailed.rawValue
+    }
+
     /// Writes every byte of `data` to `descriptor`, resuming after interruptions and partial
-    /// writes, and giving up silently on any other failure.
-    private static func writeAll(_ data: Data, to descriptor: Int32) {
-        data.withUnsafeBytes { buffer in
+    /// writes.
+    ///
+    /// - Returns: `nil` when everything was written, else the `errno` of the failure.
+    package static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { buffer -> Int32? in
             var offset = 0
             while offset < buffer.count, let base = buffer.baseAddress {
                 let written = write(descriptor, base + offset, buffer.count - offset)
@@ -45,9 +67,10 @@ package struct Console: Sendable {
                 } else if written < 0 && errno == EINTR {
                     continue
                 } else {
-                    return
+                    return written < 0 ? errno : EIO
                 }
             }
+            return nil
         }
     }
 
@@ -64,5 +87,18 @@ package struct Console: Sendable {
     /// Writes a message line to stderr.
     package func say(_ line: String) {
         writeError(Data((line + "\n").utf8))
+    }
+}
+
+/// The first failure to write an output, kept until the process exits.
+private final class OutputFailure: @unchecked Sendable {
+    static let standard = OutputFailure()
+    private let lock = Lock()
+    private var error: Int32?
+
+    var first: Int32? { lock.withLock { error } }
+
+    func record(_ failure: Int32) {
+        lock.withLock { error = error ?? failure }
     }
 }

@@ -12,6 +12,8 @@ package enum ExitCode: Int32, Sendable {
     case dataError = 65
     /// The server is unreachable or failing; try again later.
     case unavailable = 69
+    /// The output could not be written (a full disk, an I/O error; a closed pipe is no error).
+    case outputFailed = 74
     /// The user must sign in again (`bearer login`).
     case signInRequired = 77
 }

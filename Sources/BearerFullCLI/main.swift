@@ -9,4 +9,4 @@ import Foundation
 
 // A browser that hangs up must not kill the tool with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
-exit(await BearerCommandLine.run(Array(CommandLine.arguments.dropFirst())))
+exit(Console.finishing(await BearerCommandLine.run(Array(CommandLine.arguments.dropFirst()))))

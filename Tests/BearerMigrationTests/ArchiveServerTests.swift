@@ -58,8 +58,7 @@ struct ArchiveServerTests {
         "Endpoints on Google's hosts make a Google session with Google's other endpoints",
         arguments: [
             ("https://accounts.google.com/o/oauth2/v2/auth", "https://oauth2.googleapis.com/token"),
-            ("https://id.example.com/authorize", "https://OAUTH2.GoogleAPIs.com/token"),
-            ("https://accounts.google.com/o/oauth2/auth", "https://id.example.com/token"),
+            ("https://ACCOUNTS.google.com/o/oauth2/auth", "https://OAUTH2.GoogleAPIs.com/token"),
         ])
     func googleEndpoints(authorization: String, token: String) throws {
         let state = try GTMAppAuthArchive.decode(try archive(authorization: authorization, token: token))
@@ -67,6 +66,31 @@ struct ArchiveServerTests {
         #expect(state.server.revocationEndpoint == AuthorizationServer.google.revocationEndpoint)
         #expect(state.server.userinfoEndpoint == AuthorizationServer.google.userinfoEndpoint)
         #expect(state.server.tokenEndpoint.absoluteString == token, "the archived endpoints are kept")
+    }
+
+    @Test(
+        "One endpoint on Google's hosts and one elsewhere is not Google, however the issuer is found",
+        arguments: [
+            ("https://accounts.google.com/o/oauth2/auth", "https://id.example.com/token"),
+            ("https://id.example.com/authorize", "https://oauth2.googleapis.com/token"),
+            ("https://accounts.google.com/o/oauth2/v2/auth", "https://evilgoogleapis.com/token"),
+        ])
+    func mixedEndpoints(authorization: String, token: String) throws {
+        let bare = try archive(authorization: authorization, token: token)
+        #expect(throws: MigrationError.self, "it names no issuer, and is not Google") {
+            try GTMAppAuthArchive.decode(bare)
+        }
+        for data in [
+            try archive(authorization: authorization, token: token, configurationIssuer: "https://accounts.google.com"),
+            try archive(authorization: authorization, token: token, idTokenIssuer: "accounts.google.com"),
+        ] {
+            let error = #expect(throws: MigrationError.self) { try GTMAppAuthArchive.decode(data) }
+            #expect(error?.kind == .malformedItem)
+        }
+        let google = try #require(URL(string: "https://accounts.google.com"))
+        #expect(throws: MigrationError.self) { try GTMAppAuthArchive.decode(bare, issuer: google) }
+        let other = try #require(URL(string: "https://id.example.com"))
+        #expect(try !GTMAppAuthArchive.decode(bare, issuer: other).server.isGoogle)
     }
 
     @Test(

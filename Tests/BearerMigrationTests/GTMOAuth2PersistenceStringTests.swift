@@ -58,8 +58,11 @@ struct GTMOAuth2PersistenceStringTests {
     }
 
     @Test(
-        "A string without any token is a typed error",
-        arguments: ["", "&&&", "scope=email", "access_token=&refresh_token="])
+        "A string without any token, or only an access token outside RFC 6750's b64token, is a typed error",
+        arguments: [
+            "", "&&&", "scope=email", "access_token=&refresh_token=", "access_token=a%0D%0AX-Injected%3A%201",
+            "refresh_token=&access_token=a%22b", "access_token=a%C2%97b",
+        ])
     func noToken(text: String) throws {
         let error = #expect(throws: MigrationError.self) {
             try GTMOAuth2PersistenceString.decode(text, server: .google, client: try Fixture.googleClient())

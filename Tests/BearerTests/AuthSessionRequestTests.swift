@@ -146,19 +146,21 @@ struct AuthSessionRequestTests {
         await #expect(throws: BearerError.self) { try await session.authorize(base.apiRequest()) }
     }
 
-    @Test("Disconnect revokes the refresh token and removes the stored session")
+    @Test("Disconnect revokes the refresh token, then the access token, and removes the stored session")
     func disconnectRevokes() async throws {
         let (session, transport, store) = try await base.makeSession(replies: [
-            .text(200, contentType: "text/plain", "")
+            .text(200, contentType: "text/plain", ""), .text(200, contentType: "text/plain", ""),
         ])
         let outcome = try await session.disconnect()
         guard case .revoked = outcome else {
             Issue.record("expected revocation, got \(outcome)")
             return
         }
-        let sent = try #require(await transport.requests.first)
-        #expect(sent.url.absoluteString == "https://auth.example.com/revoke")
-        #expect(sent.formBody == ["token": "rt-1", "token_type_hint": "refresh_token", "client_id": "client-123"])
+        let sent = await transport.requests
+        #expect(sent.map(\.url.absoluteString) == Array(repeating: "https://auth.example.com/revoke", count: 2))
+        #expect(
+            sent.first?.formBody == ["token": "rt-1", "token_type_hint": "refresh_token", "client_id": "client-123"])
+        #expect(sent.last?.formBody["token_type_hint"] == "access_token")
         #expect(try await store.load(key: "main") == nil)
         #expect(await !session.canAuthorize)
         await #expect(throws: BearerError.self) { try await session.authorize(base.apiRequest()) }

@@ -71,15 +71,17 @@ struct PastedRedirectAgentTests {
             ("\(redirect)?code=c&state=other", .otherSignIn),
             ("\(redirect)?code=c", .otherSignIn),
             ("\(redirect)?code=c&state=\(request.state)&state=\(request.state)", .otherSignIn),
-            (
-                "\(redirect)?code=c&state=\(request.state)&iss=https%3A%2F%2Fevil.example",
-                .otherIssuer(expected: Fixtures.issuer)
-            ),
         ]
         for (line, refusal) in cases {
             #expect(throws: refusal, "\(line)") { try PastedRedirectAgent.check(line, for: request) }
             #expect(!refusal.description.contains("code=c"))
         }
+        // An answer with the request's state but another issuer is a mix-up: like the listener, the
+        // agent hands it on, and the sign-in ends at once with a typed error, exchanging nothing.
+        let mixUp = try PastedRedirectAgent.check(
+            "\(redirect)?code=c&state=\(request.state)&iss=https%3A%2F%2Fevil.example", for: request)
+        let error = #expect(throws: BearerError.self) { try AuthorizationResponse(redirect: mixUp, for: request) }
+        #expect(error?.kind == .issuerMismatch)
         #expect(PastedRedirectAgent.Refusal.otherAddress(expected: expected).description.contains(redirect))
     }
 

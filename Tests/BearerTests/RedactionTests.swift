@@ -82,7 +82,7 @@ struct RedactionTests {
         let request = try Fixtures.request()
         let bodies = [
             #"{"access_token":"\#(access)","token_type":"mac","refresh_token":"\#(refresh)"}"#,
-            #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":"\#(refresh)"}"#,
+            #"{"access_token":"\#(access) \#(refresh)","token_type":"Bearer"}"#,
             #"{"access_token":"\#(access)","token_type":"Bearer","id_token":"\#(refresh)"}"#,
             "<html>\(access) \(refresh)</html>",
         ]

@@ -171,9 +171,13 @@ struct SignInEndToEndTests {
         #expect(try await TestServer.tokenRequestCount(client: "bearer-confidential") == before)
     }
 
-    @Test("Denying consent comes back as access_denied")
+    @Test("Denying consent comes back as access_denied, though the stock server sends no iss with it")
     func deniedConsent() async throws {
         let (request, redirect) = try await authorize(allow: false)
+        #expect(request.server.sendsIssuerInAuthorizationResponse, "discovery advertises iss")
+        let items = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(!items.contains { $0.name == "iss" }, "django-oauth-toolkit 3.4.1 declines without iss")
+        #expect(items.contains { $0.name == "state" && $0.value == request.state })
         let error = #expect(throws: OAuthError.self) { try AuthorizationResponse(redirect: redirect, for: request) }
         #expect(error?.code == .accessDenied)
     }

@@ -15,7 +15,9 @@ import Foundation
         }
 
         /// Runs a shell command with the URL as its last argument (`sh -c 'COMMAND "$1"'`), in the
-        /// background: it may itself bring the redirect, so the opener does not wait for it.
+        /// background: it may itself bring the redirect, so the opener does not wait for it. The
+        /// command starts with every signal at its default disposition and unblocked, and without
+        /// `BEARER_CLIENT_SECRET` in its environment.
         ///
         /// - Parameters:
         ///   - command: The command, such as `firefox --new-window`.
@@ -26,22 +28,12 @@ import Foundation
             onFailure: @escaping @Sendable (String) -> Void = { _ in }
         ) -> BrowserOpener {
             BrowserOpener { url in
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/bin/sh")
-                process.arguments = ["-c", command + " \"$1\"", "bearer-open", url.absoluteString]
-                process.standardInput = FileHandle.nullDevice
-                process.standardOutput = FileHandle.standardError
-                process.standardError = FileHandle.standardError
-                process.terminationHandler = { finished in
-                    if finished.terminationStatus != 0 {
-                        onFailure("Could not open the browser with \(command) (exit \(finished.terminationStatus)).")
-                    }
+                let started = ChildCommand.start(
+                    script: command + " \"$1\"", name: "bearer-open", arguments: [url.absoluteString]
+                ) { status in
+                    if status != 0 { onFailure("Could not open the browser with \(command) (exit \(status)).") }
                 }
-                do {
-                    try process.run()
-                } catch {
-                    onFailure("Could not run \(command).")
-                }
+                if !started { onFailure("Could not run \(command).") }
             }
         }
     }

@@ -7,17 +7,15 @@
         /// - Parameters:
         ///   - port: The port, or 0 for any free one (RFC 8252 §7.3 asks servers to allow any port).
         ///   - path: The redirect's path.
-        ///   - usesLocalhostName: Whether the redirect URI names `localhost` instead of `127.0.0.1`.
         ///   - timeout: How long to wait for the browser (5 minutes by default).
         /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the port cannot be bound.
         public init(
             port: UInt16 = 0,
             path: String = "/callback",
-            usesLocalhostName: Bool = false,
             timeout: Duration = .seconds(300)
         ) throws {
             try self.init(
-                port: port, path: path, usesLocalhostName: usesLocalhostName, timeout: timeout,
+                port: port, path: path, timeout: timeout,
                 opener: .systemDefault())
         }
     }

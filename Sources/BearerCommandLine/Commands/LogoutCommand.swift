@@ -14,19 +14,23 @@ enum LogoutCommand: Command {
         Revokes the grant at the server (RFC 7009) and removes the profile's session. When
         revocation fails, the local session is still removed, the grant may still be valid, and
         the message says where to revoke it; the exit code is then 69 if the server could not be
-        reached, 1 if it refused.
+        reached, 1 if it refused or offers no revocation. A session file that cannot be read at all
+        (corrupt, or of an unsupported version) is removed unrevoked, with exit 1; one that may not
+        be read (another user's, or readable by others) is refused and kept.
         """
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let profile = try Profile(arguments, environment)
         let console = environment.console
-        guard let stored = try? await profile.store.load(key: profile.name) else {
+        // Only a session that cannot be read at all is removed unrevoked; one that may not be read
+        // (an unsafe file or folder) is refused, and nothing is removed.
+        guard let stored = try await LogoutRules.load(profile) else {
             if FileManager.default.fileExists(atPath: profile.file) {
                 try await profile.store.remove(key: profile.name)
                 console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
-            } else {
-                console.say("Profile \(profile.name) has no session; nothing to sign out of.")
+                return .failure
             }
+            console.say("Profile \(profile.name) has no session; nothing to sign out of.")
             return .success
         }
         let outcome = try await profile.session(using: environment.transport).disconnect()
@@ -38,6 +42,7 @@ enum LogoutCommand: Command {
             console.say(
                 "Signed out of profile \(profile.name). The server offers no revocation, so only the local session was removed."
             )
+            return .failure
         case .failed(let error):
             console.say(
                 "Signed out of profile \(profile.name) locally: the session was removed, but the server did not "

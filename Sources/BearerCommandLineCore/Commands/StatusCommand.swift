@@ -91,7 +91,7 @@ package enum StatusCommand {
         if arguments.has("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            console.out(String(decoding: try encoder.encode(report), as: UTF8.self).escapingControlsInJSON)
             return .success
         }
         let now = environment.clock.now()
@@ -107,16 +107,16 @@ package enum StatusCommand {
                 state.accessToken == nil
                 ? "no access token yet (one is fetched on next use)" : "unknown (refreshed on next use)"
         }
-        console.out("Profile:       \(report.profile)")
+        console.out("Profile:       \(report.profile.printable)")
         // Server-supplied text: never let it drive the terminal.
         let user = (report.email ?? "unknown") + (report.sub.map { " (sub \($0))" } ?? "")
         console.out("User:          \(user.printable)")
         console.out("Scopes:        \(report.scopes.joined(separator: " ").printable)")
         console.out("Token expiry:  \(expiryText)")
         console.out("Needs sign-in: \(report.signInRequired ? "yes — run bearer login" : "no")")
-        console.out("Issuer:        \(report.issuer)")
-        console.out("Client:        \(report.clientID)")
-        console.out("Session file:  \(report.sessionFile)")
+        console.out("Issuer:        \(report.issuer.printable)")
+        console.out("Client:        \(report.clientID.printable)")
+        console.out("Session file:  \(report.sessionFile.printable)")
         return .success
     }
 
@@ -124,7 +124,9 @@ package enum StatusCommand {
     /// `gmtime_r`: Foundation's formatters first look up the local time zone and build a calendar,
     /// which costs `status` a noticeable share of its start-up.
     package static func internetDateTime(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        let since1970 = date.timeIntervalSince1970
+        guard since1970.isFinite, abs(since1970) <= AuthState.largestStoredSeconds else { return "" }
+        var seconds = time_t(since1970.rounded(.down))
         var fields = tm()
         guard gmtime_r(&seconds, &fields) != nil else { return "" }
         func padded(_ value: Int32, _ width: Int = 2) -> String {

@@ -21,8 +21,9 @@ package struct AuthorizationResponse: Sendable, Hashable {
     /// 1. the redirect matches the request's redirect URI (scheme, case-insensitively; host; port; path);
     /// 2. `state` equals the request's (RFC 6749 §10.12), on error responses too, so a forged error
     ///    cannot end a sign-in;
-    /// 3. `iss`, when present or promised by the server, equals the issuer (RFC 9207 §2.4), on error
-    ///    responses too;
+    /// 3. `iss`, when present, equals the issuer (RFC 9207 §2.4), on error responses too; when the
+    ///    server promised `iss` and none came, an answer with a `code` is refused, while an error
+    ///    answer (an `error` and no `code`) goes on to step 4, since it can only end the sign-in;
     /// 4. an `error` parameter becomes an ``OAuthError`` (RFC 6749 §4.1.2.1);
     /// 5. `code` is present and not empty.
     ///
@@ -51,7 +52,11 @@ package struct AuthorizationResponse: Sendable, Hashable {
                         + "mix-up attack. Start the sign-in again."
                 )
             }
-        } else if request.server.sendsIssuerInAuthorizationResponse {
+        } else if request.server.sendsIssuerInAuthorizationResponse
+            && !(parameters["error"] != nil && parameters["code"] == nil)
+        {
+            // An error answer without the promised iss (stock django-oauth-toolkit declines this
+            // way) can only end the sign-in, so it ends with the server's error below.
             throw BearerError.invalidRedirect(
                 "The redirect has no iss parameter although \(expectedIssuer) promises one (RFC 9207). "
                     + "Start the sign-in again."

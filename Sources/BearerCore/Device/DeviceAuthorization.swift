@@ -158,14 +158,21 @@ package struct DeviceAuthorization: Sendable, Hashable {
             try await sleep(.milliseconds(Int64(min(interval, left) * 1000)))
             do {
                 let response = try await request.send(using: transport, clock: clock)
-                return try AuthState(
-                    tokenResponse: response,
-                    server: server,
-                    client: client,
-                    requestedScopes: scopes,
-                    nonce: nil,
-                    clock: clock
-                )
+                do {
+                    return try AuthState(
+                        tokenResponse: response,
+                        server: server,
+                        client: client,
+                        requestedScopes: scopes,
+                        nonce: nil,
+                        clock: clock
+                    )
+                } catch {
+                    // A grant refused here is revoked, best effort, rather than left valid.
+                    _ = await AuthState(unchecked: response, server: server, client: client)
+                        .revokingEveryToken(using: transport, clock: clock)
+                    throw error
+                }
             } catch let error as OAuthError where error.code == .authorizationPending {
                 continue
             } catch let error as OAuthError where error.code == .slowDown {

@@ -19,7 +19,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// An object.
     indirect case object([String: JSONValue])
 
-    /// Decodes any JSON value.
+    /// Decodes any JSON value; a number that cannot be read as a `Double` becomes infinity.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -32,8 +32,14 @@ public enum JSONValue: Sendable, Hashable, Codable {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            // What is left is a number Foundation cannot read: too large for a Double (`1e400`) or
+            // malformed (`1.`, which its scanner lets through). It is kept as infinity, which every
+            // reader treats as out of range and which no saved session holds, so one field cannot
+            // make a whole answer unreadable.
+            self = .number(.infinity)
         }
     }
 

@@ -12,6 +12,26 @@ extension String {
     }
 }
 
+extension String {
+    /// This JSON text with every control and format character (C1 controls, bidirectional
+    /// overrides, …) written as a `\uXXXX` escape, so printing it cannot drive a terminal. Such
+    /// characters can only stand inside JSON strings, where the escape means the same.
+    package var escapingControlsInJSON: String {
+        var result = ""
+        for scalar in unicodeScalars {
+            guard scalar.isControlOrFormat else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16, uppercase: false)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return result
+    }
+}
+
 extension Unicode.Scalar {
     fileprivate var isControlOrFormat: Bool {
         switch properties.generalCategory {

@@ -20,15 +20,18 @@
 /// Only the redirect that carries the pending request's `state`, sent to the registered `Host`,
 /// ends the wait (see ``LoopbackRequest``); anything else is refused and the wait goes on. The
 /// deadline and the calling task's cancellation are checked at least four times a second.
+///
+/// The port is bound when the listener is created and closed as soon as a wait ends (the
+/// response returned, the wait cancelled or timed out), as RFC 8252 §8.3 asks; a later wait binds
+/// the same port again.
 package final class LoopbackRedirectListener: Sendable {
     /// The port the listener is bound to.
     package let port: UInt16
     /// The path the redirect must have.
     package let path: String
-    /// The host name of the redirect URI: `127.0.0.1`, or `localhost` when asked for.
-    package let hostName: String
-    private let descriptor: Int32
-    private let waiting = WaitGate()
+    /// The host name of the redirect URI: `127.0.0.1`.
+    package let hostName = "127.0.0.1"
+    private let socket: ListeningSocket
 
     /// The most connections served at once; a new one closes the oldest.
     package static let maximumConnections = 32
@@ -44,26 +47,63 @@ package final class LoopbackRedirectListener: Sendable {
         <body><p>Bearer received the answer. You can close this tab and return to the app.</p></body></html>
         """
 
+    /// The page shown after an answer that declines the sign-in or reports the server's error.
+    static let declinedPage = """
+        <!doctype html><html><head><meta charset="utf-8"><title>Bearer</title></head>
+        <body><p>The sign-in was declined or ended with an error. You can close this tab and return to the app.</p>
+        </body></html>
+        """
+
+    /// The page shown after an answer that fails the issuer check (RFC 9207).
+    static let refusedPage = """
+        <!doctype html><html><head><meta charset="utf-8"><title>Bearer</title></head>
+        <body><p>This answer did not come from the expected server, so the sign-in was stopped. Return to the app
+        and start it again.</p></body></html>
+        """
+
+    /// The page for an answer of `verdict`.
+    static func page(for verdict: RedirectExpectation.Verdict, query: String) -> String {
+        switch verdict {
+        case .failsIssuerCheck: return refusedPage
+        case .errorWithoutIssuer: return declinedPage
+        case .answer, .notThisSignIn:
+            let isError = FormEncoding.decodePairs(query).contains { $0.name == "error" }
+            return isError ? declinedPage : page
+        }
+    }
+
     /// Binds a listener on 127.0.0.1.
     ///
     /// - Parameters:
     ///   - port: The port, or 0 for any free one.
     ///   - path: The redirect's path.
-    ///   - usesLocalhostName: Whether the redirect URI names `localhost` instead of `127.0.0.1`.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the port cannot be bound.
-    package init(port: UInt16 = 0, path: String = "/callback", usesLocalhostName: Bool = false) throws {
+    package init(port: UInt16 = 0, path: String = "/callback") throws {
         let bound = try LoopbackSocket.bindListener(port: port)
-        self.descriptor = bound.descriptor
+        self.socket = ListeningSocket(descriptor: bound.descriptor)
         self.port = bound.port
         self.path = path.hasPrefix("/") ? path : "/" + path
-        self.hostName = usesLocalhostName ? "localhost" : "127.0.0.1"
     }
 
-    deinit {
-        closeDescriptor(descriptor)
+    /// Whether the port is bound now (between waits it is closed).
+    package var isListening: Bool { socket.isOpen }
+
+    /// Claims the listener for one wait, before anything is shown: binds the port again when an
+    /// earlier wait closed it.
+    ///
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when another wait is in progress or the
+    ///   port cannot be bound again.
+    package func beginWait() throws {
+        try socket.claim(port: port)
+    }
+
+    /// Ends the claimed wait and closes the port.
+    package func endWait() {
+        socket.release()
     }
 
     /// Waits for the browser to bring the redirect of the pending request; one wait at a time.
+    /// The port is closed when the wait ends.
     ///
     /// - Parameters:
     ///   - expected: The `state` (and issuer) the redirect must carry.
@@ -73,18 +113,24 @@ package final class LoopbackRedirectListener: Sendable {
     ///   when the task was cancelled; ``BearerError/Kind/invalidConfiguration`` when another wait
     ///   is in progress.
     package func waitForRedirect(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
-        guard waiting.begin() else {
-            throw BearerError.invalidConfiguration(
-                "This loopback agent is already waiting for a sign-in; finish or cancel that one first."
-            )
+        try beginWait()
+        defer { endWait() }
+        return try await waitHavingBegun(expecting: expected, timeout: timeout)
+    }
+
+    /// Waits as ``waitForRedirect(expecting:timeout:)`` does, once ``beginWait()`` has claimed the
+    /// listener; the caller calls ``endWait()`` after.
+    package func waitHavingBegun(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
+        guard let descriptor = socket.descriptor else {
+            throw BearerError.invalidConfiguration("The loopback listener is not listening; start the sign-in again.")
         }
-        defer { waiting.end() }
         let deadline = ContinuousClock.now.advanced(by: min(max(timeout, .zero), .seconds(86_400)))
         let stop = CancellationSignal()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let started = DetachedThread.start { [self] in
-                    continuation.resume(with: Result { try self.serve(expected, until: deadline, stop: stop) })
+                    continuation.resume(
+                        with: Result { try self.serve(descriptor, expected, until: deadline, stop: stop) })
                 }
                 if !started {
                     continuation.resume(
@@ -99,6 +145,7 @@ package final class LoopbackRedirectListener: Sendable {
     }
 
     private func serve(
+        _ descriptor: Int32,
         _ expected: RedirectExpectation,
         until deadline: ContinuousClock.Instant,
         stop: CancellationSignal
@@ -152,7 +199,9 @@ package final class LoopbackRedirectListener: Sendable {
                         connection.respond(status: "400 Bad Request", body: "Bad request.")
                         continue
                     }
-                    connection.respond(status: "200 OK", body: Self.page, contentType: "text/html; charset=utf-8")
+                    let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+                    let page = Self.page(for: expected.verdict(query: query), query: query)
+                    connection.respond(status: "200 OK", body: page, contentType: "text/html; charset=utf-8")
                     return url
                 case .refuse(let status, let message):
                     connection.respond(status: status, body: message)
@@ -162,21 +211,44 @@ package final class LoopbackRedirectListener: Sendable {
     }
 }
 
-/// Lets one wait run at a time.
-private final class WaitGate: @unchecked Sendable {
+/// The listening descriptor and whether a wait holds it: one wait at a time, and the port closed
+/// between waits.
+private final class ListeningSocket: @unchecked Sendable {
     private let lock = Lock()
+    private var current: Int32?
     private var busy = false
 
-    /// Starts a wait; `false` when one is already running.
-    func begin() -> Bool {
-        lock.withLock {
-            defer { busy = true }
-            return !busy
+    init(descriptor: Int32) {
+        current = descriptor
+    }
+
+    deinit {
+        if let current { closeDescriptor(current) }
+    }
+
+    var descriptor: Int32? { lock.withLock { current } }
+
+    var isOpen: Bool { lock.withLock { current != nil } }
+
+    /// Starts a wait, binding `port` again when it was closed.
+    func claim(port: UInt16) throws {
+        try lock.withLock {
+            guard !busy else {
+                throw BearerError.invalidConfiguration(
+                    "This loopback agent is already waiting for a sign-in; finish or cancel that one first."
+                )
+            }
+            if current == nil { current = try LoopbackSocket.bindListener(port: port).descriptor }
+            busy = true
         }
     }
 
-    /// Ends the running wait.
-    func end() {
-        lock.withLock { busy = false }
+    /// Ends the wait and closes the port.
+    func release() {
+        lock.withLock {
+            if let current { closeDescriptor(current) }
+            current = nil
+            busy = false
+        }
     }
 }

@@ -7,11 +7,12 @@
 /// What the loopback listener does with one HTTP request head: the decision, kept apart from the
 /// sockets so it can be tested with plain strings.
 ///
-/// Only a `GET` of the redirect path, sent to the registered `Host`, whose `state` equals the
-/// pending request's (RFC 8252 §7.3, RFC 6749 §10.12) and whose `iss`, when present or promised,
-/// is the server's (RFC 9207 §2.4), is the answer: error answers included. Everything else is
-/// refused and the listener keeps waiting, so a local process or a web page that guesses the port
-/// cannot end a sign-in.
+/// Only a `GET` of the redirect path, sent to the registered `Host`, whose one `state` equals the
+/// pending request's (RFC 8252 §7.3, RFC 6749 §10.12), is the answer: error answers and answers
+/// that fail the `iss` check (RFC 9207 §2.4) included, since only the state proves an answer
+/// belongs to the sign-in, and those end it with a typed error. Everything else is refused and the
+/// listener keeps waiting, so a local process or a web page that guesses the port cannot end a
+/// sign-in.
 package enum LoopbackRequest: Equatable {
     /// The browser's redirect: the request target, with its query.
     case redirect(target: String)

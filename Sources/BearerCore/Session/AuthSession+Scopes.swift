@@ -46,8 +46,9 @@ extension AuthSession {
     ///   - request: The request from ``authorizationRequest(adding:redirectURI:additionalParameters:)``.
     ///   - tokenParameters: Extra parameters of the code exchange.
     /// - Returns: The merged session.
-    /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered (the session is
-    ///   unchanged); the exchange's and the store's errors.
+    /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered, or the grant
+    ///   does not prove it is the same user (the session is unchanged, and the refused grant is
+    ///   revoked, best effort); the exchange's and the store's errors.
     @discardableResult
     package func completeAddingScopes(
         _ response: AuthorizationResponse,
@@ -58,8 +59,14 @@ extension AuthSession {
             let grant = try await AuthState.exchange(
                 response, for: request, additionalParameters: tokenParameters, using: self.transport,
                 clock: self.clock)
-            return try await self.store.withExclusiveAccess(to: self.key) {
-                try await self.mergeHoldingLock(grant)
+            do {
+                return try await self.store.withExclusiveAccess(to: self.key) {
+                    try await self.mergeHoldingLock(grant)
+                }
+            } catch let error as BearerError where error.kind == .userMismatch {
+                // The grant is refused, so it is not kept: revoke it rather than leave it valid.
+                _ = await Self.revokeGrant(of: grant, using: self.transport, clock: self.clock)
+                throw error
             }
         }
     }

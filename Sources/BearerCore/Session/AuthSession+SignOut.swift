@@ -26,8 +26,10 @@ extension AuthSession {
     ///   signed in).
     public func signOut() async throws {
         try await funnel {
-            try await self.store.withExclusiveAccess(to: self.key) {
-                try await self.signOutHoldingLock()
+            try await StoreAccess.$maySave.withValue(false) {
+                try await self.store.withExclusiveAccess(to: self.key) {
+                    try await self.signOutHoldingLock()
+                }
             }
         }
     }
@@ -48,8 +50,10 @@ extension AuthSession {
     /// - Throws: The store's error when the session cannot be removed.
     public func disconnect() async throws -> RevocationOutcome {
         try await funnel {
-            try await self.store.withExclusiveAccess(to: self.key) {
-                try await self.disconnectHoldingLock()
+            try await StoreAccess.$maySave.withValue(false) {
+                try await self.store.withExclusiveAccess(to: self.key) {
+                    try await self.disconnectHoldingLock()
+                }
             }
         }
     }
@@ -67,22 +71,14 @@ extension AuthSession {
 }
 
 extension AuthSession {
-    /// Revokes the grant of `state` at its server (RFC 7009), when the server has a revocation
-    /// endpoint and the session holds a token.
+    /// Revokes the grant of `state` at its server (RFC 7009): its refresh token and its access
+    /// token, when the server has a revocation endpoint and the session holds a token.
     static func revokeGrant(
         of state: AuthState,
         using transport: any HTTPTransport,
         clock: WallClock
     ) async -> RevocationOutcome {
-        guard let request = RevocationRequest(revoking: state), state.server.revocationEndpoint != nil else {
-            return .notRevoked
-        }
-        do {
-            try await request.send(using: transport, clock: clock)
-            return .revoked
-        } catch {
-            return .failed(error)
-        }
+        await state.revokingEveryToken(using: transport, clock: clock)
     }
 }
 

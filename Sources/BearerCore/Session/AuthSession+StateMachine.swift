@@ -126,10 +126,13 @@ extension AuthSession {
             case .saved(let state), .backingOff(let state, _, _):
                 // A run never starts within a back-off (the request fails first) and decides when
                 // its refresh fails, so it never finds one here.
-                let delivers =
-                    (run.hasRefreshed && state.accessToken != nil)
-                    || run.need.isServed(by: state, at: now, leeway: leeway)
-                action = delivers ? .deliver(state) : .refresh(state)
+                if run.hasRefreshed {
+                    // A run refreshes once: an answer that kept its refresh token but refused its
+                    // access token fails rather than refreshing again.
+                    action = state.accessToken != nil ? .deliver(state) : .fail(Failure(Self.noUsableAccessToken))
+                } else {
+                    action = run.need.isServed(by: state, at: now, leeway: leeway) ? .deliver(state) : .refresh(state)
+                }
             }
             switch action {
             case .deliver, .fail: run.hasDecided = true
@@ -139,6 +142,12 @@ extension AuthSession {
             current = .running(phase, run)
             return action
         }
+
+        /// A refresh whose answer kept its refresh token but refused its access token.
+        private static let noUsableAccessToken = BearerError.invalidResponse(
+            "The token endpoint's answer to the refresh held no usable access token; the refresh token it sent "
+                + "was saved. Try again; if this persists, the server is misconfigured."
+        )
 
         /// The run ended (its task is about to return); the next caller that needs one starts another.
         package mutating func runEnded() {

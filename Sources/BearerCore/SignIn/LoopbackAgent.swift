@@ -13,11 +13,15 @@
 /// ```
 ///
 /// The listener is bound when the agent is created (port 0 picks a free port), so ``redirectURI``
-/// is known before the request is built; it closes when the agent is released. It waits for the
-/// redirect that carries the request's `state` (and the server's `iss`), sent to the registered
-/// `Host`, and refuses every other request while it goes on waiting; one sign-in at a time. A
-/// browser tab closed by the user cannot be seen, so the wait ends at ``timeout`` or with
-/// `CancellationError` when the task is cancelled (a tool cancels it on Ctrl-C).
+/// is known before the request is built; the port is closed as soon as the sign-in's answer is
+/// returned or the wait ends otherwise (RFC 8252 §8.3), and bound again for the agent's next
+/// sign-in. It waits for the redirect that carries the request's `state`, sent to the registered
+/// `Host`, and refuses every other request while it goes on waiting. An answer with that `state`
+/// ends the wait whatever it says: an error, or an `iss` that fails the check, then ends the
+/// sign-in at once with a typed error (see ``AuthorizationResponse/init(redirect:for:)``). One
+/// sign-in at a time: a second one is refused before anything is shown. A browser tab closed by
+/// the user cannot be seen, so the wait ends at ``timeout``, or with `CancellationError` when the
+/// task is cancelled.
 public struct LoopbackAgent: AuthorizationAgent {
     private let listener: LoopbackRedirectListener
     private let opener: BrowserOpener
@@ -35,19 +39,16 @@ public struct LoopbackAgent: AuthorizationAgent {
     /// - Parameters:
     ///   - port: The port, or 0 for any free one (RFC 8252 §7.3 asks servers to allow any port).
     ///   - path: The redirect's path.
-    ///   - usesLocalhostName: Whether the redirect URI names `localhost` instead of `127.0.0.1`
-    ///     (the listener still binds 127.0.0.1 only).
     ///   - timeout: How long to wait for the browser (5 minutes by default).
     ///   - opener: Opens the authorization page.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the port cannot be bound.
     public init(
         port: UInt16 = 0,
         path: String = "/callback",
-        usesLocalhostName: Bool = false,
         timeout: Duration = .seconds(300),
         opener: BrowserOpener
     ) throws {
-        self.listener = try LoopbackRedirectListener(port: port, path: path, usesLocalhostName: usesLocalhostName)
+        self.listener = try LoopbackRedirectListener(port: port, path: path)
         self.opener = opener
         self.timeout = timeout
     }
@@ -57,8 +58,8 @@ public struct LoopbackAgent: AuthorizationAgent {
     /// - Parameter request: A request built with this agent's ``redirectURI``.
     /// - Returns: The redirect.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the request has another redirect
-    ///   URI; ``BearerError/Kind/timedOut``; `CancellationError` when the task was cancelled; what
-    ///   the opener throws.
+    ///   URI or another sign-in is waiting (nothing is opened then); ``BearerError/Kind/timedOut``;
+    ///   `CancellationError`; what the opener throws.
     public func present(_ request: AuthorizationRequest) async throws -> URL {
         guard request.redirectURI == listener.redirectURI else {
             throw BearerError.invalidConfiguration(
@@ -68,9 +69,11 @@ public struct LoopbackAgent: AuthorizationAgent {
         }
         let listener = self.listener
         let timeout = self.timeout
+        try listener.beginWait()
+        defer { listener.endWait() }
         return try await withThrowingTaskGroup(of: URL.self) { group in
             group.addTask {
-                try await listener.waitForRedirect(expecting: RedirectExpectation(request), timeout: timeout)
+                try await listener.waitHavingBegun(expecting: RedirectExpectation(request), timeout: timeout)
             }
             try await opener.open(request.url)
             guard let redirect = try await group.next() else { throw CancellationError() }

@@ -30,19 +30,41 @@ package struct RedirectExpectation: Sendable, Hashable {
         self.requiresIssuer = requiresIssuer
     }
 
-    /// Whether a redirect's query has exactly one `state`, equal to the request's, and at most one
-    /// `iss`, equal to the issuer (present when required).
-    package func accepts(query: String) -> Bool {
+    /// What a redirect's query is to the pending sign-in.
+    package enum Verdict: Sendable, Hashable {
+        /// Not its answer: no `state`, another one, or parameters repeated. The wait goes on.
+        case notThisSignIn
+        /// Its answer, with the server's `iss` when one came or was promised.
+        case answer
+        /// Its answer, an error (`error`, no `code`) without the promised `iss`: stock servers
+        /// such as django-oauth-toolkit send a declined consent this way. Only the server's error
+        /// can come of it, so it ends the sign-in with that error.
+        case errorWithoutIssuer
+        /// Its answer (the `state` proves it), failing the issuer check: another server's `iss`
+        /// (a mix-up, RFC 9207 §2.4), or a `code` without the promised `iss`. It ends the sign-in
+        /// with a typed error; the code is never exchanged.
+        case failsIssuerCheck
+    }
+
+    /// Judges a redirect's query: exactly one `state`, equal to the request's, makes it this
+    /// sign-in's answer; its `iss` (at most one) then decides how it ends.
+    package func verdict(query: String) -> Verdict {
         let pairs = FormEncoding.decodePairs(query)
         let states = pairs.filter { $0.name == "state" }.map(\.value)
         let issuers = pairs.filter { $0.name == "iss" }.map(\.value)
-        guard states.count == 1, let received = states.first, ConstantTime.equals(received, state) else {
-            return false
+        guard states.count == 1, let received = states.first, ConstantTime.equals(received, state), issuers.count <= 1
+        else {
+            return .notThisSignIn
         }
-        switch issuers.count {
-        case 0: return !requiresIssuer
-        case 1: return issuers.first == issuer
-        default: return false
-        }
+        if let received = issuers.first { return received == issuer ? .answer : .failsIssuerCheck }
+        guard requiresIssuer else { return .answer }
+        let isError = pairs.contains { $0.name == "error" } && !pairs.contains { $0.name == "code" }
+        return isError ? .errorWithoutIssuer : .failsIssuerCheck
+    }
+
+    /// Whether a redirect's query is this sign-in's answer (see ``verdict(query:)``), which ends
+    /// the wait however it then ends the sign-in.
+    package func accepts(query: String) -> Bool {
+        verdict(query: query) != .notThisSignIn
     }
 }

@@ -8,6 +8,10 @@ extension AuthState: Codable {
     /// The envelope version this release writes.
     public static let currentVersion = 1
 
+    /// The largest magnitude of a stored date (seconds since 1970) or lifetime read: about the
+    /// year 5138. A file holding more is corrupt.
+    package static let largestStoredSeconds: Double = 100_000_000_000
+
     private enum CodingKeys: String, CodingKey {
         case version, server, client, accessToken, accessTokenExpiresAt, accessTokenLifetime, refreshToken, idToken
         case grantedScopes, requestedScopes, user, additionalParameters, metadata
@@ -41,6 +45,16 @@ extension AuthState: Codable {
                 )
             }
             let storedError = try container.decodeIfPresent(StoredError.self, forKey: .signInRequiredError)
+            for key in [CodingKeys.accessTokenExpiresAt, .refreshTokenExpiresAt, .accessTokenLifetime] {
+                // Range-checked before any conversion that could trap (a date of 1e300 seconds).
+                guard let seconds = try container.decodeIfPresent(Double.self, forKey: key) else { continue }
+                guard seconds.isFinite, abs(seconds) <= Self.largestStoredSeconds else {
+                    throw BearerError.unreadableSession(
+                        "The saved session's \(key.stringValue) is out of range; it was not changed. Sign in again "
+                            + "to replace it."
+                    )
+                }
+            }
             self.init(
                 server: try container.decode(AuthorizationServer.self, forKey: .server),
                 client: try container.decode(Client.self, forKey: .client),
@@ -63,10 +77,13 @@ extension AuthState: Codable {
                         statusCode: $0.statusCode
                     )
                 },
-                additionalParameters: try container.decodeIfPresent(
-                    [String: JSONValue].self,
-                    forKey: .additionalParameters
-                ) ?? [:],
+                // The same limits as for a fresh answer: a field no JSON can hold (a number that
+                // could not be read) is dropped, so the session saves and reads back the same.
+                additionalParameters: JSONValue.keeping(
+                    try container.decodeIfPresent([String: JSONValue].self, forKey: .additionalParameters) ?? [:],
+                    maximumDepth: TokenResponse.maximumKeptDepth,
+                    maximumBytes: TokenResponse.maximumKeptBytes
+                ),
                 metadata: try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
             )
         } catch let error as BearerError where error.kind == .unreadableSession {

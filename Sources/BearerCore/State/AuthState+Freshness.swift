@@ -6,13 +6,16 @@
 
 extension AuthState {
     /// The leeway actually used for the current token: the smaller of `leeway` and half the token's
-    /// lifetime as received, so a token living 60 s or less is not stale on arrival.
+    /// lifetime as received, so a token living 60 s or less is not stale on arrival. It is never
+    /// negative, whatever a file holds: a negative or non-finite leeway or lifetime counts as 0,
+    /// so an expired token is never fresh.
     ///
     /// - Parameter leeway: The configured leeway.
     /// - Returns: The effective leeway.
     public func effectiveLeeway(_ leeway: TimeInterval = defaultRefreshLeeway) -> TimeInterval {
+        let leeway = leeway.isFinite ? max(leeway, 0) : 0
         guard let lifetime = accessTokenLifetime else { return leeway }
-        return min(leeway, lifetime / 2)
+        return lifetime.isFinite ? min(leeway, max(lifetime, 0) / 2) : 0
     }
 
     /// Whether the access token must be refreshed before use at `now`.

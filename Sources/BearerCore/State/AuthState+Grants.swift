@@ -29,11 +29,28 @@ extension AuthState {
             response, for: request, additionalParameters: additionalParameters
         )
         .send(using: transport, clock: clock)
-        return try AuthState(tokenResponse: tokenResponse, request: request, clock: clock)
+        do {
+            return try AuthState(tokenResponse: tokenResponse, request: request, clock: clock)
+        } catch {
+            // Nothing issued is left alive unkept: a grant refused here is revoked, best effort.
+            _ = await AuthState(unchecked: tokenResponse, server: request.server, client: request.client)
+                .revokingEveryToken(using: transport, clock: clock)
+            throw error
+        }
+    }
+
+    /// A session holding `tokenResponse`'s tokens and nothing checked: only for revoking them.
+    package init(unchecked tokenResponse: TokenResponse, server: AuthorizationServer, client: Client) {
+        self.init(
+            server: server,
+            client: client,
+            accessToken: tokenResponse.accessToken,
+            refreshToken: tokenResponse.refreshToken
+        )
     }
 
     /// Creates the session from the answer to a code exchange, checking its ID token (with the
-    /// request's nonce).
+    /// request's nonce). ``exchange(_:for:using:clock:)`` revokes the grant when this fails.
     ///
     /// - Parameters:
     ///   - tokenResponse: The token response.
@@ -52,7 +69,9 @@ extension AuthState {
     }
 
     /// Creates a session from the answer to any grant (authorization code, device code, …),
-    /// checking its ID token.
+    /// checking its ID token. A new sign-in needs a usable access token, and an ID token, when one
+    /// was sent, that can be read and passes its checks; other fields the answer dropped (see
+    /// ``TokenResponse/rejectedFields``) are tolerated.
     ///
     /// - Parameters:
     ///   - tokenResponse: The token response.
@@ -61,7 +80,8 @@ extension AuthState {
     ///   - requestedScopes: The scopes asked for; the granted ones when the response lists none.
     ///   - nonce: The nonce sent, which the ID token must carry; `nil` when none was sent.
     ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
-    /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
+    /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check or cannot be
+    ///   read; the access token's failure when it was refused.
     package init(
         tokenResponse: TokenResponse,
         server: AuthorizationServer,
@@ -71,6 +91,11 @@ extension AuthState {
         clock: WallClock = .system
     ) throws {
         let receivedAt = clock.now()
+        guard tokenResponse.accessToken != nil else {
+            throw tokenResponse.rejectedFields["token_type"] ?? tokenResponse.rejectedFields["access_token"]
+                ?? BearerError.invalidResponse("The token response holds no usable access token.")
+        }
+        if let rejection = tokenResponse.rejectedFields["id_token"] { throw rejection }
         if let idToken = tokenResponse.idToken {
             try idToken.validate(for: server, clientID: client.id, nonce: nonce, clock: clock)
         }
@@ -142,13 +167,19 @@ extension AuthState {
     }
 
     /// Merges the answer to a refresh into a new session. Once the server has answered with tokens,
-    /// they are kept whatever its ID token holds, so a rotated refresh token is never lost.
+    /// they are kept whatever its other fields hold, so a rotated refresh token is never lost: a
+    /// field the answer dropped (``TokenResponse/rejectedFields``: an unreadable ID token, an
+    /// `expires_in` that is not a number of seconds, a `scope` that is not a string) costs only
+    /// that field.
     ///
+    /// - An access token the answer refused leaves the session with none (it is never stamped or
+    ///   printed); a rotated refresh token in the same answer is kept all the same.
+    /// - An `expires_in` that is absent or dropped leaves the expiry unknown.
     /// - A new refresh token replaces the old one (rotation); none in the response keeps the old
     ///   one, and its ``refreshTokenExpiresAt`` unless `refresh_token_expires_in` says otherwise.
     /// - No `scope` keeps the granted scopes (or the narrower ones asked for).
-    /// - A new ID token that passes its checks replaces the old one. One that fails them is dropped
-    ///   and the failure kept in ``idTokenRejection``. When none is kept, the old one stays only
+    /// - A new ID token that passes its checks replaces the old one. One that fails them, or cannot
+    ///   be read at all, is dropped and the failure kept in ``idTokenRejection``. When none is kept, the old one stays only
     ///   while it has not expired.
     /// - A new ID token for another user (`sub` differs, OpenID Connect Core §12.2) is dropped and
     ///   the session is marked as needing a new sign-in (`login_required`, see
@@ -169,6 +200,10 @@ extension AuthState {
         next.accessToken = response.accessToken
         next.accessTokenExpiresAt = response.expiresIn.map { receivedAt.addingTimeInterval($0) }
         next.accessTokenLifetime = response.expiresIn
+        if response.accessToken == nil {
+            next.accessTokenExpiresAt = nil
+            next.accessTokenLifetime = nil
+        }
         if let refreshToken = response.refreshToken {
             next.refreshToken = refreshToken
             next.refreshTokenExpiresAt = nil
@@ -182,7 +217,7 @@ extension AuthState {
             next.grantedScopes = requestedScopes
         }
         next.additionalParameters = response.additionalParameters
-        next.idTokenRejection = nil
+        next.idTokenRejection = response.rejectedFields["id_token"]
         if let idToken = response.idToken {
             do {
                 try idToken.validate(for: server, clientID: client.id, nonce: nil, clock: clock)

@@ -46,10 +46,15 @@ extension AuthState {
     /// - Parameter grant: The session from exchanging the incremental request's code.
     /// - Returns: The merged session: the new tokens and scopes, the old refresh token when the
     ///   new grant has none.
-    /// - Throws: ``BearerError/Kind/userMismatch`` when the grant belongs to another user; this
-    ///   session is then unchanged.
+    /// The grant must prove it is the same user (see ``mayBeSameUser(as:)``): when either session
+    /// has a subject, the subjects must match, and a grant whose request asked for `openid` but
+    /// came without an ID token is refused, as that missing ID token is the proof.
+    ///
+    /// - Throws: ``BearerError/Kind/userMismatch`` when the grant belongs to another user or does
+    ///   not prove it is the same; this session is then unchanged.
     package func merging(additionalGrant grant: AuthState) throws -> AuthState {
-        if !mayBeSameUser(as: grant) {
+        let unproven = grant.idToken == nil && grant.requestedScopes.contains("openid")
+        if unproven || !mayBeSameUser(as: grant) {
             throw BearerError.userMismatch(
                 "The new grant belongs to another account than the signed-in one; the session was not changed. "
                     + "Ask the user to choose the same account."

@@ -26,7 +26,12 @@ public struct AuthState: Sendable, Hashable {
     }
     private var storedAccessToken: AccessToken?
     /// When the access token expires, computed at receipt; `nil` when the server did not say.
-    public var accessTokenExpiresAt: Date?
+    /// Kept at a value that a saved session reads back exactly (see ``storable(_:)``).
+    public var accessTokenExpiresAt: Date? {
+        get { storedAccessTokenExpiresAt }
+        set { storedAccessTokenExpiresAt = newValue.map(Self.storable) }
+    }
+    private var storedAccessTokenExpiresAt: Date?
     /// The access token's lifetime as received (`expires_in`), used to shorten the leeway for
     /// short-lived tokens.
     public var accessTokenLifetime: TimeInterval?
@@ -34,8 +39,12 @@ public struct AuthState: Sendable, Hashable {
     public var refreshToken: RefreshToken?
     /// When the refresh token stops working, from the server's `refresh_token_expires_in` (Google's
     /// time-limited grants); `nil` when the server did not say. From then on the session needs a
-    /// new sign-in and no refresh is sent.
-    public var refreshTokenExpiresAt: Date?
+    /// new sign-in and no refresh is sent. Kept at a value a saved session reads back exactly.
+    public var refreshTokenExpiresAt: Date? {
+        get { storedRefreshTokenExpiresAt }
+        set { storedRefreshTokenExpiresAt = newValue.map(Self.storable) }
+    }
+    private var storedRefreshTokenExpiresAt: Date?
     /// The latest ID token that passed its checks, if any. A refresh whose answer has no ID token
     /// keeps this one only while it has not expired.
     public var idToken: IDToken?
@@ -101,10 +110,10 @@ public struct AuthState: Sendable, Hashable {
         self.server = server
         self.client = client
         self.storedAccessToken = Self.usable(accessToken)
-        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.storedAccessTokenExpiresAt = accessTokenExpiresAt.map(Self.storable)
         self.accessTokenLifetime = accessTokenLifetime
         self.refreshToken = refreshToken
-        self.refreshTokenExpiresAt = refreshTokenExpiresAt
+        self.storedRefreshTokenExpiresAt = refreshTokenExpiresAt.map(Self.storable)
         self.idToken = idToken
         self.idTokenRejection = idTokenRejection
         self.grantedScopes = grantedScopes
@@ -115,18 +124,54 @@ public struct AuthState: Sendable, Hashable {
         self.metadata = metadata
     }
 
-    /// `token`, or `nil` when it is empty: an empty access token never authorizes anything.
+    /// `token`, or `nil` when it is empty or not an RFC 6750 `b64token` (see ``B64Token``): such a
+    /// token never authorizes anything, is never stamped and never printed.
     private static func usable(_ token: AccessToken?) -> AccessToken? {
-        guard let token, !token.value.isEmpty else { return nil }
+        guard let token, B64Token.isValid(token.value) else { return nil }
         return token
     }
 
-    /// Whether `other` may be the same user: both subjects are known and equal, or one is unknown.
+    /// `date` as a saved session reads it back: sessions store dates as seconds since 1970, and
+    /// the conversion from and to Foundation's reference date can lose the last bits, so a date is
+    /// kept at the value the conversion leaves unchanged. That value is at most a few hundred
+    /// nanoseconds from `date`.
+    static func storable(_ date: Date) -> Date {
+        var current = date
+        for _ in 0..<4 {
+            let next = Date(timeIntervalSince1970: current.timeIntervalSince1970)
+            if next == current { break }
+            current = next
+        }
+        return current
+    }
+
+    /// Whether `other` may be the same user, the rule for merging an incremental grant and for
+    /// taking a stored copy another process saved:
+    ///
+    /// - both subjects (`sub`) are known: they must be equal;
+    /// - this session has a subject and `other` has none: refused, since a session that proved who
+    ///   signed in must be matched by the same proof (an OpenID Connect request answered without an
+    ///   ID token is itself a refusal);
+    /// - this session has no subject (a session migrated without one, or a sign-in without OpenID
+    ///   Connect) and `other` has one: accepted only when this session's email, if it has one,
+    ///   is `other`'s;
+    /// - neither has a subject: accepted, since without OpenID Connect nothing tells accounts apart
+    ///   (``merging(additionalGrant:)`` refuses a grant whose request asked for `openid` and got
+    ///   no ID token).
     func mayBeSameUser(as other: AuthState) -> Bool {
-        guard let mine = user?.subject, !mine.isEmpty, let theirs = other.user?.subject, !theirs.isEmpty else {
+        let mine = user?.subject ?? ""
+        let theirs = other.user?.subject ?? ""
+        switch (mine.isEmpty, theirs.isEmpty) {
+        case (false, false):
+            return mine == theirs
+        case (false, true):
+            return false
+        case (true, false):
+            guard let email = user?.email else { return true }
+            return other.user?.email == email
+        case (true, true):
             return true
         }
-        return mine == theirs
     }
 
     /// Whether the user must sign in again before this session can be used.

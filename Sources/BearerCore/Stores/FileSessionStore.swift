@@ -117,7 +117,7 @@ public struct FileSessionStore: SessionStore {
     }
 
     /// Runs `body` while holding the lock of `key`, across tasks and processes, with the space of
-    /// the next save already allocated.
+    /// the next save already allocated (unless the run only removes: signing out, disconnecting).
     ///
     /// - Throws: What `body` throws; ``BearerError/Kind/storageFailure`` when the lock cannot be
     ///   taken or the space cannot be allocated (then `body` does not run).
@@ -132,8 +132,10 @@ public struct FileSessionStore: SessionStore {
         return try await locks.withLock(key) {
             let lock = try await POSIXFile.lockExclusively(at: lockPath, timeout: timeout)
             defer { lock.unlock() }
-            let size = max(Self.reservedSpace, 2 * POSIXFile.size(at: path))
-            await reservations.put(try POSIXFile.reserve(size, for: path, directory: folder), for: key)
+            if StoreAccess.maySave {
+                let size = max(Self.reservedSpace, 2 * POSIXFile.size(at: path))
+                await reservations.put(try POSIXFile.reserve(size, for: path, directory: folder), for: key)
+            }
             do {
                 let result = try await body()
                 await reservations.take(key)?.release()

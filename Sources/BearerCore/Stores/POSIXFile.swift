@@ -57,8 +57,25 @@ enum POSIXFile {
 
     /// Reads a file that must be private to its owner, the current user, in a folder
     /// ``checkTrustedFolder(_:)`` accepts; `nil` when it does not exist.
+    ///
+    /// Nothing is opened before the folder and the file's type are checked, and the file is
+    /// opened without blocking, so a FIFO or a device planted as the session file is refused
+    /// instead of hanging the reader.
     static func readSecret(at path: String) throws -> Data? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        var found = stat()
+        if lstat(path, &found) != 0 {
+            if errno == ENOENT { return nil }
+            throw failure("inspect", path)
+        }
+        try checkTrustedFolder(parent(of: path) ?? ".")
+        switch found.st_mode & mode_t(S_IFMT) {
+        case mode_t(S_IFREG): break
+        case mode_t(S_IFLNK):
+            throw BearerError.insecureStorage("\(path) is a symbolic link; session files must be regular files.")
+        default:
+            throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP {
@@ -67,7 +84,6 @@ enum POSIXFile {
             throw failure("open", path)
         }
         defer { close(descriptor) }
-        try checkTrustedFolder(parent(of: path) ?? ".")
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
         guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {

@@ -50,3 +50,10 @@ public protocol SessionStore: Sendable {
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result
 }
+
+/// How a locked run will use the store: whether a save may follow, so space must be set aside
+/// for it first. Sign-out and disconnect only remove, and must work on a full disk.
+package enum StoreAccess {
+    /// Whether the current locked run may save; `false` while signing out or disconnecting.
+    @TaskLocal package static var maySave = true
+}

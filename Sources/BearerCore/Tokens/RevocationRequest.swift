@@ -30,9 +30,19 @@ package struct RevocationRequest: Sendable, Hashable {
         } else {
             return nil
         }
+        self.init(state, token: token, hint: hint)
+    }
+
+    /// The request that revokes `token` of `state`'s grant.
+    package init(_ state: AuthState, token: String, hint: String) {
         self.server = state.server
         self.client = state.client
         self.parameters = [FormParameter("token", token), FormParameter("token_type_hint", hint)]
+    }
+
+    /// The `token_type_hint` sent.
+    package var hint: String {
+        parameters.first { $0.name == "token_type_hint" }?.value ?? ""
     }
 
     /// Sends the request.

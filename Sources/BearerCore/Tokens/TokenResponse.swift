@@ -6,17 +6,25 @@
 
 /// A successful token-endpoint response (RFC 6749 §5.1).
 ///
-/// Tolerant where servers differ (`expires_in` as a number or a string; `scope`, `refresh_token`
-/// and `id_token` optional; unknown fields kept), strict where it matters (`access_token` required,
-/// `token_type` must be `Bearer`, compared case-insensitively).
+/// Read grant first: the tokens are taken before any other field is judged, so a field that fails
+/// a check never costs a token the server has issued (a rotated refresh token above all).
+///
+/// - The access token must be a non-empty RFC 6750 `b64token` with `token_type` `Bearer` (compared
+///   case-insensitively); the refresh token, when sent, a non-empty `b64token`. A token that fails
+///   is dropped and its failure kept in ``rejectedFields``; the answer is refused only when it
+///   leaves no token at all.
+/// - `expires_in` (a number or a string holding one), `refresh_token_expires_in`, `scope` and
+///   `id_token` are tolerant: one that cannot be read is dropped and recorded in
+///   ``rejectedFields``, and the rest of the answer is used.
 ///
 /// Unknown fields are kept within limits, so a hostile or broken server cannot make a session too
 /// large or too deep to save: a field nested more than ``maximumKeptDepth`` levels deep is dropped,
 /// and fields are kept in name order until their JSON reaches ``maximumKeptBytes``. The tokens are
 /// always kept.
 package struct TokenResponse: Sendable, Hashable {
-    /// The access token.
-    package var accessToken: AccessToken
+    /// The access token; `nil` when the one sent failed a check (see ``rejectedFields``), in
+    /// which case the answer carries a refresh token.
+    package var accessToken: AccessToken?
     /// The token type as sent (`Bearer`, in any case).
     package var tokenType: String
     /// The lifetime in seconds from receipt, when the server said.
@@ -28,8 +36,10 @@ package struct TokenResponse: Sendable, Hashable {
     package var refreshTokenExpiresIn: TimeInterval?
     /// The granted scopes, when the server listed them; `nil` means "as requested" (RFC 6749 §5.1).
     package var scopes: [String]?
-    /// The OpenID Connect ID token, when the server issued one.
+    /// The OpenID Connect ID token, when the server issued one that could be read.
     package var idToken: IDToken?
+    /// The fields that were sent but failed a check and were dropped, by field name, with why.
+    package var rejectedFields: [String: BearerError]
     /// Fields Bearer does not interpret, kept as they came.
     package var additionalParameters: [String: JSONValue]
 
@@ -56,15 +66,17 @@ package struct TokenResponse: Sendable, Hashable {
     ///   - refreshTokenExpiresIn: The refresh token's lifetime in seconds.
     ///   - scopes: The granted scopes.
     ///   - idToken: The ID token.
+    ///   - rejectedFields: Fields dropped because they failed a check.
     ///   - additionalParameters: Other fields.
     package init(
-        accessToken: AccessToken,
+        accessToken: AccessToken?,
         tokenType: String = "Bearer",
         expiresIn: TimeInterval? = nil,
         refreshToken: RefreshToken? = nil,
         refreshTokenExpiresIn: TimeInterval? = nil,
         scopes: [String]? = nil,
         idToken: IDToken? = nil,
+        rejectedFields: [String: BearerError] = [:],
         additionalParameters: [String: JSONValue] = [:]
     ) {
         self.accessToken = accessToken
@@ -74,6 +86,7 @@ package struct TokenResponse: Sendable, Hashable {
         self.refreshTokenExpiresIn = refreshTokenExpiresIn
         self.scopes = scopes
         self.idToken = idToken
+        self.rejectedFields = rejectedFields
         self.additionalParameters = additionalParameters
     }
 
@@ -96,49 +109,51 @@ package struct TokenResponse: Sendable, Hashable {
         try self.init(json: object)
     }
 
-    /// Reads the fields of a decoded token-endpoint answer.
+    /// Reads the fields of a decoded token-endpoint answer, grant first (see ``TokenResponse``).
     ///
     /// - Parameter json: The JSON object.
-    /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse``,
-    ///   ``BearerError/Kind/invalidResponse`` or ``BearerError/Kind/invalidIDToken``.
+    /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse`` or
+    ///   ``BearerError/Kind/invalidResponse`` when the answer holds no usable token at all.
     package init(json: [String: JSONValue]) throws {
-        guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
-            throw BearerError.invalidResponse(
-                "The token response has no access_token (RFC 6749 §5.1); the server is misconfigured."
-            )
+        var rejected: [String: BearerError] = [:]
+        let refreshToken = Self.refreshToken(json, rejecting: &rejected)
+        let accessToken = Self.accessToken(json, rejecting: &rejected)
+        if accessToken == nil && refreshToken == nil {
+            throw rejected["token_type"] ?? rejected["access_token"]
+                ?? BearerError.invalidResponse("The token response holds no token (RFC 6749 §5.1).")
         }
-        guard let tokenType = json["token_type"]?.stringValue else {
-            throw BearerError.invalidResponse("The token response has no token_type (RFC 6749 §5.1).")
-        }
-        guard tokenType.lowercased() == "bearer" else {
-            throw BearerError.invalidResponse(
-                "The server issued a \"\(tokenType)\" token; Bearer supports only Bearer tokens (RFC 6750)."
-            )
-        }
-        let expiresIn = try Self.lifetime(json, "expires_in")
-        let refreshTokenExpiresIn = try Self.lifetime(json, "refresh_token_expires_in")
-        var refreshToken: RefreshToken?
-        if let value = json["refresh_token"], value != .null {
-            guard let token = value.stringValue, !token.isEmpty else {
-                throw BearerError.invalidResponse("The token response's refresh_token is not a string.")
+        let expiresIn = Self.lifetime(json, "expires_in", rejecting: &rejected)
+        let refreshTokenExpiresIn = Self.lifetime(json, "refresh_token_expires_in", rejecting: &rejected)
+        var scopes: [String]?
+        if let value = json["scope"], value != .null {
+            if let text = value.stringValue {
+                scopes = Scopes.parse(text)
+            } else {
+                rejected["scope"] = BearerError.invalidResponse("The token response's scope is not a string.")
             }
-            refreshToken = RefreshToken(token)
         }
         var idToken: IDToken?
         if let value = json["id_token"], value != .null {
-            guard let token = value.stringValue else {
-                throw BearerError.invalidIDToken("The token response's id_token is not a string.")
+            do {
+                guard let token = value.stringValue else {
+                    throw BearerError.invalidIDToken("The token response's id_token is not a string.")
+                }
+                idToken = try IDToken(token)
+            } catch {
+                rejected["id_token"] =
+                    error as? BearerError
+                    ?? BearerError.invalidIDToken("The token response's id_token is unreadable.")
             }
-            idToken = try IDToken(token)
         }
         self.init(
-            accessToken: AccessToken(accessToken),
-            tokenType: tokenType,
+            accessToken: accessToken,
+            tokenType: json["token_type"]?.stringValue ?? "Bearer",
             expiresIn: expiresIn,
             refreshToken: refreshToken,
             refreshTokenExpiresIn: refreshTokenExpiresIn,
-            scopes: json["scope"]?.stringValue.map(Scopes.parse),
+            scopes: scopes,
             idToken: idToken,
+            rejectedFields: rejected,
             additionalParameters: JSONValue.keeping(
                 json.filter { !Self.knownFields.contains($0.key) },
                 maximumDepth: Self.maximumKeptDepth,
@@ -147,11 +162,65 @@ package struct TokenResponse: Sendable, Hashable {
         )
     }
 
-    /// A lifetime in seconds (a number, or a string holding one), capped at ``maximumLifetime``.
-    private static func lifetime(_ json: [String: JSONValue], _ name: String) throws -> TimeInterval? {
+    /// The access token, when it is a `b64token` of type Bearer; else `nil`, with why in `rejected`.
+    private static func accessToken(
+        _ json: [String: JSONValue],
+        rejecting rejected: inout [String: BearerError]
+    ) -> AccessToken? {
+        guard let value = json["access_token"]?.stringValue, !value.isEmpty else {
+            rejected["access_token"] = BearerError.invalidResponse(
+                "The token response has no access_token (RFC 6749 §5.1); the server is misconfigured."
+            )
+            return nil
+        }
+        guard B64Token.isValid(value) else {
+            rejected["access_token"] = BearerError.invalidResponse(
+                "The token response's access_token holds characters a bearer token may not (RFC 6750 §2.1); "
+                    + "it was refused and is never printed or sent."
+            )
+            return nil
+        }
+        guard let tokenType = json["token_type"]?.stringValue else {
+            rejected["token_type"] = BearerError.invalidResponse(
+                "The token response has no token_type (RFC 6749 §5.1).")
+            return nil
+        }
+        guard tokenType.lowercased() == "bearer" else {
+            rejected["token_type"] = BearerError.invalidResponse(
+                "The server issued a \"\(tokenType.printable)\" token; Bearer supports only "
+                    + "Bearer tokens (RFC 6750)."
+            )
+            return nil
+        }
+        return AccessToken(value)
+    }
+
+    /// The refresh token, when one was sent and is a `b64token`; else `nil`, with why in `rejected`.
+    private static func refreshToken(
+        _ json: [String: JSONValue],
+        rejecting rejected: inout [String: BearerError]
+    ) -> RefreshToken? {
+        guard let value = json["refresh_token"], value != .null else { return nil }
+        guard let token = value.stringValue, B64Token.isValid(token) else {
+            rejected["refresh_token"] = BearerError.invalidResponse(
+                "The token response's refresh_token is not a string of bearer-token characters (RFC 6750 §2.1)."
+            )
+            return nil
+        }
+        return RefreshToken(token)
+    }
+
+    /// A lifetime in seconds (a number, or a string holding one), capped at ``maximumLifetime``;
+    /// `nil`, with why in `rejected`, when it is not a number of seconds.
+    private static func lifetime(
+        _ json: [String: JSONValue],
+        _ name: String,
+        rejecting rejected: inout [String: BearerError]
+    ) -> TimeInterval? {
         guard let value = json[name], value != .null else { return nil }
         guard let seconds = value.numberValue, seconds.isFinite, seconds >= 0 else {
-            throw BearerError.invalidResponse("The token response's \(name) is not a number of seconds.")
+            rejected[name] = BearerError.invalidResponse("The token response's \(name) is not a number of seconds.")
+            return nil
         }
         return min(seconds, maximumLifetime)
     }
@@ -161,9 +230,11 @@ extension TokenResponse: RedactedDescription {
     /// The token type, lifetime, scopes and extra field names; never a token.
     package var description: String {
         let lifetime = expiresIn.map { "\(Int($0)) s" } ?? "unknown"
-        return "TokenResponse(accessToken: <redacted>, type: \(tokenType), expiresIn: \(lifetime), "
+        return
+            "TokenResponse(accessToken: \(accessToken == nil ? "none" : "<redacted>"), type: \(tokenType), expiresIn: \(lifetime), "
             + "refreshToken: \(refreshToken == nil ? "none" : "<redacted>"), "
             + "idToken: \(idToken == nil ? "none" : "<redacted>"), scopes: \(scopes?.joined(separator: " ") ?? "as requested"), "
-            + "other fields: \(additionalParameters.keys.sorted().joined(separator: ", ")))"
+            + "other fields: \(additionalParameters.keys.sorted().joined(separator: ", ")), "
+            + "rejected: \(rejectedFields.keys.sorted().joined(separator: ", ")))"
     }
 }

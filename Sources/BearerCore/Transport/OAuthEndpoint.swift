@@ -150,6 +150,16 @@ struct OAuthEndpoint: Sendable {
                     retryAfter: retryAfter
                 )
             }
+            if status == 400 || status == 401, data.isEmpty || object != nil {
+                // The server refused the request without saying why (some servers answer a replayed
+                // or revoked refresh token this way). That is no proof the grant is gone, so the
+                // session is not marked, but the endpoint URL is not what is wrong either.
+                throw BearerError.invalidResponse(
+                    "The \(endpointName) refused the request (HTTP \(status)) without an OAuth error code. "
+                        + "The server may have revoked the grant or refused a refresh token it already rotated; "
+                        + "try again, and if it keeps failing, sign in again."
+                )
+            }
             throw BearerError.invalidResponse(
                 "The \(endpointName) answered HTTP \(status) with \(contentType), not an OAuth response. "
                     + "Check the endpoint URL."

@@ -14,22 +14,15 @@ private let contentTypes = ["application/json", "text/html", "application/json; 
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     MemoryBudget.check(inputSize: count) {
         let bytes = UnsafeRawBufferPointer(start: start, count: count)
-        guard let selector = bytes.first, let url = URL(string: "https://auth.example.com/token") else { return }
-        guard
-            let response = HTTPURLResponse(
-                url: url,
-                statusCode: statuses[Int(selector) % statuses.count],
-                httpVersion: "HTTP/1.1",
-                headerFields: [
-                    "Content-Type": contentTypes[Int(selector >> 3) % contentTypes.count], "Retry-After": "30",
-                ]
-            )
-        else { return }
-        _ = try? TokenResponse(
-            data: Data(bytes.dropFirst()),
-            response: response,
-            receivedAt: Date(timeIntervalSince1970: 1_800_000_000)
+        guard let selector = bytes.first else { return }
+        let response = TransportResponse(
+            status: statuses[Int(selector) % statuses.count],
+            headerFields: [
+                "Content-Type": contentTypes[Int(selector >> 3) % contentTypes.count], "Retry-After": "30",
+            ],
+            body: Data(bytes.dropFirst())
         )
+        _ = try? TokenResponse(response: response, receivedAt: Date(timeIntervalSince1970: 1_800_000_000))
     }
     return 0
 }

@@ -2,7 +2,6 @@
 
 import contextvars
 import json
-from urllib.parse import parse_qsl, urlencode, urlparse, urlunparse
 
 from django.http import JsonResponse, QueryDict
 from django.utils import timezone
@@ -154,20 +153,6 @@ class BearerE2EValidator(OAuth2Validator):
         return set(requested) <= granted_scopes(user, application)
 
 
-def _with_iss(uri, issuer):
-    """Add the RFC 9207 `iss` parameter to an authorization response if missing."""
-    parts = urlparse(uri)
-    if parts.fragment:
-        if "iss" in dict(parse_qsl(parts.fragment)):
-            return uri
-        fragment = urlencode(parse_qsl(parts.fragment, keep_blank_values=True) + [("iss", issuer)])
-        return urlunparse(parts._replace(fragment=fragment))
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    if "iss" in dict(query):
-        return uri
-    return urlunparse(parts._replace(query=urlencode(query + [("iss", issuer)])))
-
-
 class BearerAuthorizationView(AuthorizationView):
     """django-oauth-toolkit's authorization endpoint, plus:
 
@@ -176,9 +161,10 @@ class BearerAuthorizationView(AuthorizationView):
       already granted the client, so consent and the issued grant cover both;
     * `prompt=none` for a signed-in user who already granted every requested
       scope issues the code without showing the consent page (otherwise the
-      client gets `consent_required` / `login_required`);
-    * the RFC 9207 `iss` parameter on error responses too (django-oauth-toolkit
-      adds it to successful ones only).
+      client gets `consent_required` / `login_required`).
+
+    Redirects are stock: `iss` on successful answers only, none on an error
+    such as a declined consent, although discovery advertises `iss`.
     """
 
     def dispatch(self, request, *args, **kwargs):
@@ -223,11 +209,6 @@ class BearerAuthorizationView(AuthorizationView):
                 return self.error_response(error, application)
             return self.redirect(uri, application)
         return super().get(request, *args, **kwargs)
-
-    def redirect(self, redirect_to, application):
-        if oauth2_settings.COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS:
-            redirect_to = _with_iss(redirect_to, oauth2_settings.oauth2_authorization_server_issuer(self.request))
-        return super().redirect(redirect_to, application)
 
 
 class BearerTokenView(TokenView):
