@@ -157,72 +157,12 @@ enum POSIXFile {
     }
 
     /// A new temporary file name beside `path`, after removing ones that killed writers left.
-    private static func temporaryPath(for path: String, in directory: String) -> String {
+    static func temporaryPath(for path: String, in directory: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let suffix = String(UInt64.random(in: .min ... .max, using: &generator), radix: 16)
         let prefix = "." + (path.split(separator: "/").last.map(String.init) ?? "session") + "."
         removeStaleTemporaryFiles(in: directory, prefix: prefix)
         return directory + "/" + prefix + suffix + ".tmp"
-    }
-
-    /// Creates the temporary file that the next save of `path` will write, with `size` bytes
-    /// allocated on disk, so that save cannot fail for lack of space.
-    ///
-    /// - Throws: ``BearerError/Kind/storageFailure`` when the space cannot be allocated (the
-    ///   disk or the quota is full); nothing is left behind.
-    static func reserve(_ size: Int, for path: String, directory: String) throws -> ReservedFile {
-        let temporary = temporaryPath(for: path, in: directory)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw failure("create", temporary) }
-        let status = allocate(descriptor, size)
-        guard status == 0 else {
-            close(descriptor)
-            unlink(temporary)
-            let reason = String(cString: strerror(status))
-            throw BearerError.storageFailure(
-                "Cannot reserve \(size) bytes in \(directory) for the session (\(reason)); nothing was sent to the "
-                    + "server. Free some space, then try again.",
-                underlyingError: POSIXErrorCode(rawValue: status).map { POSIXError($0) }
-            )
-        }
-        return ReservedFile(path: temporary, descriptor: descriptor)
-    }
-
-    /// Allocates `size` bytes to the file: `posix_fallocate` where it exists, else by writing
-    /// zeros. Returns 0 or an `errno` value.
-    private static func allocate(_ descriptor: Int32, _ size: Int) -> Int32 {
-        #if canImport(Glibc) || canImport(Musl)
-            let status = posix_fallocate(descriptor, 0, off_t(size))
-            if status != EOPNOTSUPP && status != EINVAL { return status }
-        #endif
-        let zeros = [UInt8](repeating: 0, count: size)
-        var offset = 0
-        while offset < size {
-            let count = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress?.advanced(by: offset), size - offset) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += count
-        }
-        return fsync(descriptor) == 0 ? 0 : errno
-    }
-
-    /// Removes temporary files of `prefix` left by a writer that was killed more than a minute ago,
-    /// so no copy of a credential lingers; a writer still at work is left alone.
-    private static func removeStaleTemporaryFiles(in directory: String, prefix: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let path = directory + "/" + name
-            var status = stat()
-            guard lstat(path, &status) == 0 else { continue }
-            #if canImport(Darwin)
-                let modified = status.st_mtimespec.tv_sec
-            #else
-                let modified = status.st_mtim.tv_sec
-            #endif
-            if time(nil) - modified > 60 { unlink(path) }
-        }
     }
 
     /// The size of the file at `path`, or 0 when it cannot be read.
@@ -236,48 +176,6 @@ enum POSIXFile {
     static func remove(at path: String, directory: String) throws {
         if unlink(path) != 0 && errno != ENOENT { throw failure("remove", path) }
         try? syncDirectory(directory)
-    }
-
-    /// Takes an exclusive `flock` on `path`, polling without blocking a thread, for up to `timeout`.
-    static func lockExclusively(at path: String, timeout: Duration) async throws -> FileLock {
-        let timeout = min(max(timeout, .zero), .seconds(86_400))
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw failure("open the lock file", path) }
-        // A lock file another user created lets that user hold the lock, or see when it is taken.
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            close(descriptor)
-            throw failure("inspect", path)
-        }
-        do {
-            try checkOwner(status, of: path, what: "The lock file")
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        var pause = Duration.milliseconds(1)
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                close(descriptor)
-                throw failure("lock", path)
-            }
-            guard clock.now < deadline else {
-                close(descriptor)
-                throw BearerError.storageFailure(
-                    "Another process has held the lock \(path) for too long; try again, or stop that process."
-                )
-            }
-            do {
-                try await Task.sleep(for: pause)
-            } catch {
-                close(descriptor)
-                throw error
-            }
-            pause = min(pause * 2, .milliseconds(20))
-        }
-        return FileLock(descriptor: descriptor)
     }
 
     /// Checks that the folder at `path` belongs to the current user and that no one else can
@@ -307,7 +205,7 @@ enum POSIXFile {
     }
 
     /// Checks that a file belongs to the current user.
-    private static func checkOwner(_ status: stat, of path: String, what: String) throws {
+    static func checkOwner(_ status: stat, of path: String, what: String) throws {
         guard status.st_uid == geteuid() else {
             throw BearerError.insecureStorage(
                 "\(what) \(path) belongs to another user (uid \(status.st_uid)); nothing was read or written. "
@@ -323,34 +221,12 @@ enum POSIXFile {
         guard fsync(descriptor) == 0 else { throw failure("flush", directory) }
     }
 
-    private static func failure(_ action: String, _ path: String) -> BearerError {
+    static func failure(_ action: String, _ path: String) -> BearerError {
         let code = errno
         let reason = String(cString: strerror(code))
         return BearerError.storageFailure(
             "Cannot \(action) \(path): \(reason).",
             underlyingError: POSIXErrorCode(rawValue: code).map { POSIXError($0) }
         )
-    }
-}
-
-/// A temporary file whose space is allocated, waiting for the next save of a session.
-struct ReservedFile: Sendable {
-    let path: String
-    let descriptor: Int32
-
-    /// Removes the file when no save used it.
-    func release() {
-        close(descriptor)
-        unlink(path)
-    }
-}
-
-/// A held `flock`; ``unlock()`` releases it and closes the file.
-struct FileLock: Sendable {
-    let descriptor: Int32
-
-    func unlock() {
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
     }
 }

@@ -3,10 +3,6 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 @Suite("AuthSession: refresh, persistence, failures, destinations")
 struct AuthSessionTests {
     static let refreshReply = RecordingTransport.Reply.json(
@@ -298,13 +294,5 @@ struct AuthSessionTests {
         let tokens = try await [a, b]
         #expect(tokens.map(\.value) == ["at-2", "at-2"])
         #expect(await transport.requests.count == 1)
-    }
-}
-
-extension RecordingTransport.Reply {
-    func withHeader(_ name: String, _ value: String) -> RecordingTransport.Reply {
-        guard case .response(let status, var headers, let body) = self else { return self }
-        headers[name] = value
-        return .response(status: status, headers: headers, body: body)
     }
 }

@@ -129,6 +129,7 @@ struct FastPathTests {
     func versionMatchesChangelog() async throws {
         let changelog = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("CHANGELOG.md")
         let text = try String(contentsOf: changelog, encoding: .utf8)
         let newest = try #require(
