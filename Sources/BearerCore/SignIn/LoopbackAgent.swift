@@ -18,8 +18,8 @@
 /// sign-in. It waits for the redirect that carries the request's `state`, sent to the registered
 /// `Host`, and refuses every other request while it goes on waiting. An answer with that `state`
 /// ends the wait whatever it says: an error, or an `iss` that fails the check, then ends the
-/// sign-in at once with a typed error (see ``AuthorizationResponse/init(redirect:for:)``). One
-/// sign-in at a time: a second one is refused before anything is shown. A browser tab closed by
+/// sign-in at once with a typed error (``OAuthError`` for an error answer,
+/// ``BearerError/Kind/issuerMismatch`` for another issuer). One sign-in at a time: a second one is refused before anything is shown. A browser tab closed by
 /// the user cannot be seen, so the wait ends at ``timeout``, or with `CancellationError` when the
 /// task is cancelled.
 public struct LoopbackAgent: AuthorizationAgent {

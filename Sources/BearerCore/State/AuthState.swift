@@ -26,7 +26,7 @@ public struct AuthState: Sendable, Hashable {
     }
     private var storedAccessToken: AccessToken?
     /// When the access token expires, computed at receipt; `nil` when the server did not say.
-    /// Kept at a value that a saved session reads back exactly (see ``storable(_:)``).
+    /// Kept at a value that a saved session reads back exactly (see `AuthState.storable(_:)`).
     public var accessTokenExpiresAt: Date? {
         get { storedAccessTokenExpiresAt }
         set { storedAccessTokenExpiresAt = newValue.map(Self.storable) }
