@@ -12,12 +12,14 @@ import Foundation
     /// Starts a child process that inherits none of the calling program's state that is not its
     /// own: every signal has its default disposition and none is blocked (a tool that ignores
     /// SIGPIPE must not pass that on to a browser), and the environment holds no secret.
-    enum ChildCommand {
+    package enum ChildCommand {
         /// Environment variables never passed to a child: they hold secrets.
-        static let secretVariables: Set<String> = ["BEARER_CLIENT_SECRET"]
+        package static let secretVariables: Set<String> = ["BEARER_CLIENT_SECRET"]
 
         /// The environment a child gets: this process's, without ``secretVariables``.
-        static func environment(_ parent: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        package static func environment(_ parent: [String: String] = ProcessInfo.processInfo.environment) -> [String:
+            String]
+        {
             parent.filter { !secretVariables.contains($0.key) }
         }
 
