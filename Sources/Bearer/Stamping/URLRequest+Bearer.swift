@@ -11,6 +11,6 @@ extension URLRequest {
     ///
     /// - Parameter token: The access token.
     public mutating func setBearerToken(_ token: AccessToken) {
-        setValue(token.value.isEmpty ? nil : "Bearer " + token.value, forHTTPHeaderField: "Authorization")
+        setValue(token.authorizationHeaderValue, forHTTPHeaderField: "Authorization")
     }
 }

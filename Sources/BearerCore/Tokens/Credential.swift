@@ -48,6 +48,13 @@ public struct AccessToken: Credential {
     public init(_ value: String) {
         self.value = value
     }
+
+    /// The `Authorization` header value that presents the token (RFC 6750 §2.1), or `nil` for an
+    /// empty token, which authorizes nothing: the header is then removed rather than sent as
+    /// `Bearer ` alone. Every way of stamping a request uses this one rule.
+    package var authorizationHeaderValue: String? {
+        value.isEmpty ? nil : "Bearer " + value
+    }
 }
 
 /// An OAuth 2.0 refresh token (RFC 6749 §1.5), sent only to the token endpoint.

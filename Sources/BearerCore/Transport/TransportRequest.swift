@@ -58,6 +58,6 @@ public struct TransportRequest: Sendable, Hashable {
     ///
     /// - Parameter token: The access token.
     public mutating func setBearerToken(_ token: AccessToken) {
-        headerFields["Authorization"] = token.value.isEmpty ? nil : "Bearer " + token.value
+        headerFields["Authorization"] = token.authorizationHeaderValue
     }
 }
