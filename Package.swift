@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .library(name: "Bearer", targets: ["Bearer"]),
         .library(name: "BearerMigration", targets: ["BearerMigration"]),
+        .library(name: "BearerPostgres", targets: ["BearerPostgres"]),
         .executable(name: "bearer", targets: ["BearerCLI"]),
         .executable(name: "bearer-full", targets: ["BearerFullCLI"]),
     ],
@@ -20,6 +21,12 @@ let package = Package(
         .target(name: "BearerCore"),
         .target(name: "Bearer", dependencies: ["BearerCore"]),
         .target(name: "BearerMigration", dependencies: ["Bearer"], path: "Migration"),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(name: "BearerPostgres", dependencies: ["BearerCore", "CLibPQ"]),
         .target(name: "BearerTestSupport", dependencies: ["Bearer"], path: "Tests/BearerTestSupport"),
         .target(name: "BearerCommandLineCore", dependencies: ["BearerCore"]),
         .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration", "BearerCommandLineCore"]),
@@ -27,12 +34,17 @@ let package = Package(
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
+        .executableTarget(name: "BearerFleetWorker", dependencies: ["Bearer", "BearerPostgres"], path: "Tests/FleetWorker"),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
         .testTarget(name: "BearerCommandLineTests", dependencies: ["BearerCommandLine", "BearerTestSupport"]),
         .testTarget(
             name: "BearerMigrationTests",
             dependencies: ["BearerMigration", "BearerTestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "BearerPostgresTests",
+            dependencies: ["BearerPostgres", "Bearer", "BearerTestSupport", "BearerFleetWorker"]
         ),
         .testTarget(
             name: "EndToEndTests",
@@ -43,6 +55,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .test {
+for target in package.targets where target.type != .test && target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }
