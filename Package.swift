@@ -44,7 +44,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BearerPostgresTests",
-            dependencies: ["BearerPostgres", "Bearer", "BearerTestSupport", "BearerFleetWorker"]
+            dependencies: ["BearerPostgres", "Bearer", "BearerTestSupport", "BearerFleetWorker", "CLibPQ"]
         ),
         .testTarget(
             name: "EndToEndTests",

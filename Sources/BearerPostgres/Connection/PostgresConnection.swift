@@ -26,6 +26,9 @@ final class PostgresConnection {
 
     private let handle: OpaquePointer
     private let settings: ConnectionSettings
+    /// Set when the server said it is ending the session (shutdown, crash, restart), before libpq
+    /// noticed the socket close.
+    private var isEnding = false
 
     /// Opens a connection and sets its `lock_timeout`.
     ///
@@ -67,7 +70,7 @@ final class PostgresConnection {
     }
 
     /// Whether the connection is still usable (libpq saw no broken socket).
-    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isHealthy: Bool { !isEnding && PQstatus(handle) == CONNECTION_OK }
 
     /// Runs `sql` with `parameters` (`$1`, `$2`, …) and returns the rows, each column's bytes in
     /// binary form (`nil` for SQL NULL).
@@ -126,6 +129,12 @@ final class PostgresConnection {
     /// The typed error for a failed statement.
     private func failure(sqlState: String?, message: String) -> PostgresSessionStoreError {
         let text = settings.redacting(message)
+        // An error libpq raised itself (no SQLSTATE: the socket closed), a connection exception
+        // (08), or the server's own shutdown, crash and restart (57P01–57P03) end the session.
+        guard let sqlState, !sqlState.hasPrefix("08"), !["57P01", "57P02", "57P03"].contains(sqlState) else {
+            isEnding = true
+            return .connectionLost("The connection to PostgreSQL broke: \(text). Try again.")
+        }
         guard isHealthy else {
             return .connectionLost("The connection to PostgreSQL broke: \(text). Try again.")
         }
@@ -151,8 +160,7 @@ final class PostgresConnection {
     /// rollbacks such as serialization failures and deadlocks (40), insufficient resources (53),
     /// operator intervention such as a shutdown or a cancelled statement (57), lock not
     /// available (55P03).
-    private static func isTransient(sqlState: String?) -> Bool {
-        guard let sqlState else { return true }
+    private static func isTransient(sqlState: String) -> Bool {
         return ["08", "40", "53", "57"].contains(String(sqlState.prefix(2))) || sqlState == "55P03"
     }
 
