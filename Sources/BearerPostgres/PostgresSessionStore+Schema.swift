@@ -21,7 +21,9 @@ extension PostgresSessionStore {
                 key text PRIMARY KEY,
                 state bytea NOT NULL,
                 sealed boolean NOT NULL,
-                updated_at timestamptz NOT NULL DEFAULT now()
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                lease_owner text,
+                lease_until timestamptz
             )
             """,
             "COMMENT ON TABLE \(table) IS '\(schemaComment(version: schemaVersion))'",

@@ -96,6 +96,10 @@ public struct PostgresSessionStore: SessionStore {
         let bytes = try await sealed(try state.encoded(), key: key)
         let isSealed = sealing != nil
         let table = self.table
+        if let held = heldLock(of: key) {
+            try await saveHoldingLock(held, bytes: bytes, isSealed: isSealed)
+            return
+        }
         try await run(for: key) { connection in
             try connection.execute(
                 """
@@ -140,34 +144,14 @@ public struct PostgresSessionStore: SessionStore {
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
         if heldLock(of: key) != nil { return try await body() }
-        let connection = try await pool.checkOut()
-        let table = self.table
-        do {
-            try await connection.run(.reconnecting) { connection in
-                try connection.execute(
-                    "SELECT pg_advisory_lock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
-            }
-        } catch {
-            await pool.checkIn(connection)
-            throw error
-        }
-        let held = HeldLock(pool: poolID, key: key, connection: connection)
+        let held = try await acquire(key)
         let outcome: Swift.Result<Result, any Error>
         do {
             outcome = .success(try await HeldLock.$current.withValue(HeldLock.current + [held]) { try await body() })
         } catch {
             outcome = .failure(error)
         }
-        do {
-            try await connection.run(.holdingLock) { connection in
-                try connection.execute(
-                    "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
-            }
-        } catch {
-            // Closing the connection releases every lock it held.
-            await connection.discardConnection()
-        }
-        await pool.checkIn(connection)
+        await release(held)
         return try outcome.get()
     }
 
@@ -198,16 +182,20 @@ public struct PostgresSessionStore: SessionStore {
         }
     }
 
-    private func heldLock(of key: String) -> HeldLock? {
+    func heldLock(of key: String) -> HeldLock? {
         HeldLock.current.first { $0.pool == poolID && $0.key == key }
     }
 }
 
-/// A lock this task holds, and the connection holding it.
+/// A lock this task holds, the connection holding it, and the lease that marks the row as held.
 struct HeldLock: Sendable {
     let pool: ObjectIdentifier
     let key: String
     let connection: PooledConnection
+    /// Who holds the lease (unique per acquisition).
+    let owner: String
+    /// When the lease runs out, by this process's clock (the server's clock decides).
+    let leaseEnds: ContinuousClock.Instant
 
     /// The locks held by the current task (and inherited by its child tasks).
     @TaskLocal static var current: [HeldLock] = []

@@ -90,11 +90,13 @@ struct PostgresLockTests {
         await waiter.close()
     }
 
-    @Test("When the holder's connection dies, PostgreSQL releases its lock and a waiter goes on")
+    @Test("When the holder's connection dies, its lock goes with it and a waiter goes on once its lease ran out")
     func deadHolderReleasesLock() async throws {
         let table = StoreFixtures.uniqueTable()
-        let holder = try await StoreFixtures.store(table: table)
-        let waiter = try Self.peer(of: table)
+        // The holder's lease lasts its lock timeout: the waiter goes on once that has passed.
+        let holder = try await StoreFixtures.store(table: table, lockTimeout: .seconds(1))
+        let waiter = try Self.peer(of: table, lockTimeout: .seconds(8))
+        try await holder.save(StoreFixtures.state(), key: "k")
         let raw = try RawSQL(try PostgresTestServer.running.connectionString)
         let holderError = await #expect(throws: PostgresSessionStoreError.self) {
             try await holder.withExclusiveAccess(to: "k") {
@@ -147,5 +149,31 @@ struct PostgresLockTests {
         #expect(try await second.load(key: "user-1")?.refreshToken == RefreshToken("rt-2"))
         await first.close()
         await second.close()
+    }
+
+    @Test("A holder whose connection broke saves again under its lease, and a waiter reads that save")
+    func leaseLetsHolderSaveAgain() async throws {
+        let table = StoreFixtures.uniqueTable()
+        let holder = try await StoreFixtures.store(table: table, lockTimeout: .seconds(5))
+        let waiter = try Self.peer(of: table, lockTimeout: .seconds(8))
+        try await holder.save(StoreFixtures.state(), key: "k")
+        let raw = try RawSQL(try PostgresTestServer.running.connectionString)
+        let read = Task<AuthState?, any Error> {
+            try await Task.sleep(for: .milliseconds(200))
+            return try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
+        }
+        try await holder.withExclusiveAccess(to: "k") {
+            try raw.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                    + "AND classid::bigint - CASE WHEN classid::bigint > 2147483647 THEN 4294967296 ELSE 0 END "
+                    + "= hashtext('\(table)')")
+            // The waiter now gets the advisory lock but must wait for the lease.
+            try await Task.sleep(for: .milliseconds(600))
+            try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
+        }
+        #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
+        #expect(try raw.query("SELECT lease_owner FROM \(table)") == [nil], "the lease was cleared")
+        await holder.close()
+        await waiter.close()
     }
 }

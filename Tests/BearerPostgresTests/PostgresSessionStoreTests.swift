@@ -52,7 +52,11 @@ struct PostgresSessionStoreTests {
         let columns = try raw.query(
             "SELECT column_name || ' ' || data_type FROM information_schema.columns "
                 + "WHERE table_name = '\(table)' ORDER BY ordinal_position")
-        #expect(columns == ["key text", "state bytea", "sealed boolean", "updated_at timestamp with time zone"])
+        #expect(
+            columns == [
+                "key text", "state bytea", "sealed boolean", "updated_at timestamp with time zone", "lease_owner text",
+                "lease_until timestamp with time zone",
+            ])
         let sql = PostgresSessionStore.schemaSQL(table: "other_table")
         #expect(sql.contains("CREATE TABLE IF NOT EXISTS other_table ("))
         #expect(sql.contains("COMMENT ON TABLE other_table IS 'Bearer sessions, schema version 1';"))
