@@ -34,7 +34,11 @@ let package = Package(
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
-        .executableTarget(name: "BearerFleetWorker", dependencies: ["Bearer", "BearerPostgres"], path: "Tests/FleetWorker"),
+        .executableTarget(
+            name: "BearerFleetWorker",
+            dependencies: ["Bearer", "BearerPostgres"],
+            path: "Tests/FleetWorker"
+        ),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTestSupport"]),
         .testTarget(name: "BearerCommandLineTests", dependencies: ["BearerCommandLine", "BearerTestSupport"]),
         .testTarget(

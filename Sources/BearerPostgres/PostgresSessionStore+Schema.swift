@@ -85,7 +85,9 @@ extension PostgresSessionStore {
                 guard let first = part.unicodeScalars.first, part.utf8.count <= 63 else { return false }
                 let isStart = (first >= "a" && first <= "z") || first == "_"
                 return isStart
-                    && part.unicodeScalars.allSatisfy { ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_" }
+                    && part.unicodeScalars.allSatisfy {
+                        ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_"
+                    }
             }
         guard valid else {
             throw PostgresSessionStoreError.invalidConfiguration(

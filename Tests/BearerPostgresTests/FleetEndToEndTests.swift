@@ -38,7 +38,9 @@ struct FleetEndToEndTests {
         let connection = try PostgresTestServer.running.connectionString
         let resource = try server.url("/drive/v3/about?fields=user").absoluteString
         return try (0..<Self.workers).map { _ in
-            try worker(["run", connection, Self.table, Self.prefix, "\(Self.users)", "\(Self.tasks)", "\(seconds)", resource])
+            try worker([
+                "run", connection, Self.table, Self.prefix, "\(Self.users)", "\(Self.tasks)", "\(seconds)", resource,
+            ])
         }
     }
 
@@ -71,7 +73,8 @@ struct FleetEndToEndTests {
     /// Every grant is alive (one live refresh token), and no grant was refreshed twice within one
     /// token lifetime: a refresh happens only once the token is within the leeway of expiry (half
     /// its 2 s lifetime), so consecutive refresh tokens of a grant are at least 1 s apart.
-    private func checkGrants(_ server: FleetServer) async throws -> (grants: Int, refreshes: [Int], minimumGap: Double) {
+    private func checkGrants(_ server: FleetServer) async throws -> (grants: Int, refreshes: [Int], minimumGap: Double)
+    {
         let grants = try await server.grants()
         #expect(grants.count == Self.users)
         #expect(grants.allSatisfy { $0.live == 1 }, "revoked grants: \(grants.filter { $0.live != 1 }.map(\.user))")
@@ -102,7 +105,9 @@ struct FleetEndToEndTests {
         #expect(after == before + Self.users, "each session refreshed exactly once at the end")
     }
 
-    private static func report(_ title: String, _ tallies: [Tally], _ grants: (grants: Int, refreshes: [Int], minimumGap: Double)) {
+    private static func report(
+        _ title: String, _ tallies: [Tally], _ grants: (grants: Int, refreshes: [Int], minimumGap: Double)
+    ) {
         let errors = tallies.reduce(into: [String: Int]()) { all, tally in
             for (kind, count) in tally.errors { all[kind, default: 0] += count }
         }
@@ -140,7 +145,9 @@ struct FleetEndToEndTests {
             // PostgreSQL restart, while four workers keep serving.
             let workers = try run(seconds: 20, server: server)
             try await Task.sleep(for: .seconds(2))
-            let victim = try worker(["hold", try PostgresTestServer.running.connectionString, Self.table, Self.prefix + "07"])
+            let victim = try worker([
+                "hold", try PostgresTestServer.running.connectionString, Self.table, Self.prefix + "07",
+            ])
             #expect(try await victim.waitForOutput(containing: "holding", within: 10))
             try await Task.sleep(for: .seconds(1))
             victim.kill()
@@ -153,7 +160,9 @@ struct FleetEndToEndTests {
             #expect(faulted.allSatisfy { $0.invalidGrants == 0 })
             let faultKinds = faulted.flatMap { Array($0.errors.keys) }
             #expect(faultKinds.allSatisfy { $0.hasSuffix("(transient)") }, "only transient errors: \(faultKinds)")
-            #expect(faultKinds.contains { $0.hasPrefix("postgres.") }, "the restart was seen as typed errors: \(faultKinds)")
+            #expect(
+                faultKinds.contains { $0.hasPrefix("postgres.") }, "the restart was seen as typed errors: \(faultKinds)"
+            )
             let afterFaults = try await checkGrants(server)
             Self.report("faults", faulted, afterFaults)
             try await everySessionRefreshes(store, server: server)

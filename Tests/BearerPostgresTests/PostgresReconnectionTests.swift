@@ -27,7 +27,9 @@ struct PostgresReconnectionTests {
         try await server.restart()
         #expect(try await store.load(key: "k") == StoreFixtures.state())
         try await store.save(StoreFixtures.state(access: "at-2"), key: "k")
-        #expect(try await store.withExclusiveAccess(to: "k") { try await store.load(key: "k")?.accessToken } == AccessToken("at-2"))
+        #expect(
+            try await store.withExclusiveAccess(to: "k") { try await store.load(key: "k")?.accessToken }
+                == AccessToken("at-2"))
         await store.close()
     }
 

@@ -27,7 +27,8 @@ struct PostgresSecretsTests {
             #expect(error.map { !$0.reason.contains(Self.password) } == true)
             await store.close()
         }
-        for malformed in ["host=127.0.0.1 password=\(Self.password) port", "host=127.0.0.1 password='\(Self.password)"] {
+        for malformed in ["host=127.0.0.1 password=\(Self.password) port", "host=127.0.0.1 password='\(Self.password)"]
+        {
             let error = #expect(throws: PostgresSessionStoreError.self) {
                 try PostgresSessionStore(connectionString: malformed)
             }
@@ -48,7 +49,10 @@ struct PostgresSecretsTests {
 
     private static func xorSealing(_ byte: UInt8, calls: Recorder<String>? = nil) -> PostgresSessionStore.Sealing {
         PostgresSessionStore.Sealing(
-            seal: { plaintext, key in calls?.record("seal \(key)"); return Data(key.utf8) + Data([0]) + Data(plaintext.map { $0 ^ byte }) },
+            seal: { plaintext, key in
+                calls?.record("seal \(key)")
+                return Data(key.utf8) + Data([0]) + Data(plaintext.map { $0 ^ byte })
+            },
             open: { sealed, key in
                 calls?.record("open \(key)")
                 let prefix = Data(key.utf8) + Data([0])
@@ -71,12 +75,15 @@ struct PostgresSecretsTests {
         #expect(calls.all == ["seal user-1", "open user-1"])
 
         let raw = try RawSQL(try PostgresTestServer.running.connectionString)
-        let stored = try #require(try raw.query("SELECT encode(state, 'escape') FROM \(table) WHERE key = 'user-1'").first ?? nil)
+        let stored = try #require(
+            try raw.query("SELECT encode(state, 'escape') FROM \(table) WHERE key = 'user-1'").first ?? nil)
         #expect(!stored.contains(access) && !stored.contains(refresh))
         #expect(try raw.query("SELECT sealed::text FROM \(table)") == ["true"])
 
         // A sealed row copied under another user's key does not open there.
-        try raw.query("INSERT INTO \(table) (key, state, sealed) SELECT 'user-2', state, sealed FROM \(table) WHERE key = 'user-1'")
+        try raw.query(
+            "INSERT INTO \(table) (key, state, sealed) SELECT 'user-2', state, sealed FROM \(table) WHERE key = 'user-1'"
+        )
         let swapped = await #expect(throws: PostgresSessionStoreError.self) { try await store.load(key: "user-2") }
         #expect(swapped?.kind == .sealingFailed)
         #expect(swapped?.underlyingError is SealMismatch)
@@ -112,4 +119,3 @@ struct PostgresSecretsTests {
 }
 
 struct SealMismatch: Error {}
-

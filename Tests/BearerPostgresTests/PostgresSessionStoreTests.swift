@@ -82,7 +82,9 @@ struct PostgresSessionStoreTests {
             #expect(error?.isTransient == false)
             await store.close()
         }
-        #expect(try raw.query("SELECT obj_description('\(newer)'::regclass, 'pg_class')").first == "Bearer sessions, schema version 2")
+        #expect(
+            try raw.query("SELECT obj_description('\(newer)'::regclass, 'pg_class')").first
+                == "Bearer sessions, schema version 2")
     }
 
     @Test("Without the table every call fails with schemaMissing, which is not transient")

@@ -111,7 +111,8 @@ case "run":
                     let key = prefix + String(format: "%02d", Int.random(in: 0..<sessions))
                     let outcome: Result<Int, any Error>
                     do {
-                        outcome = .success(try await handle(key: key, store: shared, resource: resource, transport: transport))
+                        outcome = .success(
+                            try await handle(key: key, store: shared, resource: resource, transport: transport))
                     } catch {
                         outcome = .failure(error)
                         // A transient failure is retried by the next request, as a server would.

@@ -44,7 +44,8 @@ final class PostgresConnection {
             }
         }
         guard let handle else {
-            throw PostgresSessionStoreError.connectionFailed("libpq could not allocate a connection.", isTransient: true)
+            throw PostgresSessionStoreError.connectionFailed(
+                "libpq could not allocate a connection.", isTransient: true)
         }
         guard PQstatus(handle) == CONNECTION_OK else {
             let message = settings.redacting(String(cString: PQerrorMessage(handle)))
@@ -88,11 +89,12 @@ final class PostgresConnection {
         let buffers = encoded.map { bytes -> UnsafeMutablePointer<CChar> in
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
             bytes.withUnsafeBytes { raw in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: raw.count)
+                UnsafeMutableRawPointer(buffer).copyMemory(
+                    from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: raw.count)
             }
             return buffer
         }
-        defer { buffers.forEach { $0.deallocate() } }
+        defer { for pointer in buffers { pointer.deallocate() } }
         let values: [UnsafePointer<CChar>?] = buffers.map { UnsafePointer($0) }
         let lengths = encoded.map { Int32($0.count) }
         let formats = [Int32](repeating: 1, count: encoded.count)
@@ -151,7 +153,8 @@ final class PostgresConnection {
                 sqlState: sqlState
             )
         default:
-            return .serverError("PostgreSQL failed the statement: \(text).", sqlState: sqlState,
+            return .serverError(
+                "PostgreSQL failed the statement: \(text).", sqlState: sqlState,
                 isTransient: Self.isTransient(sqlState: sqlState))
         }
     }
@@ -167,8 +170,10 @@ final class PostgresConnection {
     /// Whether a connection failure needs someone to change a setting, not time to pass.
     private static func isConfigurationFailure(_ message: String) -> Bool {
         let lowered = message.lowercased()
-        return ["authentication failed", "does not exist", "no pg_hba.conf entry", "invalid", "certificate",
-                "not supported", "permission denied"].contains { lowered.contains($0) }
+        return [
+            "authentication failed", "does not exist", "no pg_hba.conf entry", "invalid", "certificate",
+            "not supported", "permission denied",
+        ].contains { lowered.contains($0) }
     }
 
     private static func field(_ code: Unicode.Scalar) -> Int32 { Int32(code.value) }
@@ -177,7 +182,7 @@ final class PostgresConnection {
         _ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> Result
     ) -> Result {
         let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer { for pointer in copies { free(pointer) } }
         return body(copies.map { UnsafePointer($0) } + [nil])
     }
 }

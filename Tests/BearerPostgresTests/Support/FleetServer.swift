@@ -60,8 +60,10 @@ struct FleetServer: Sendable {
     func signIn(user: String, transport: URLSessionTransport) async throws -> AuthState {
         let server = try await AuthorizationServer.discover(
             issuer: try url("/o"), allowingInsecureLoopback: true, using: transport)
-        let client = Client(id: "bearer-trusted", redirectURI: try #require(URL(string: "com.example.bearer:/oauth2callback")))
-        let request = try AuthorizationRequest(server: server, client: client, scopes: ["openid", "email", "drive.readonly"])
+        let client = Client(
+            id: "bearer-trusted", redirectURI: try #require(URL(string: "com.example.bearer:/oauth2callback")))
+        let request = try AuthorizationRequest(
+            server: server, client: client, scopes: ["openid", "email", "drive.readonly"])
         let browser = try Spawned(
             Self.python,
             [

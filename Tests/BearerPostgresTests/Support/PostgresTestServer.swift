@@ -72,7 +72,7 @@ final class PostgresTestServer: Sendable {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-pg-\(UUID()).log").path
         defer { try? FileManager.default.removeItem(atPath: log) }
         let argv = ([script.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

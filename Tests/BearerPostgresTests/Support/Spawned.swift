@@ -15,10 +15,10 @@ final class Spawned: Sendable {
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-spawn-\(UUID()).log").path
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
+        defer { for pointer in envp { free(pointer) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
