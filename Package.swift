@@ -32,7 +32,10 @@ let package = Package(
         .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration", "BearerCommandLineCore"]),
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
-        .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
+        .executableTarget(
+            name: "BearerBenchmarks",
+            dependencies: ["Bearer", "BearerMigration", "BearerPostgres", "CLibPQ"]
+        ),
         .executableTarget(name: "BearerSessionProbe", dependencies: ["Bearer"], path: "Tests/SessionProbe"),
         .executableTarget(
             name: "BearerFleetWorker",
