@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "BearerMigration", targets: ["BearerMigration"]),
         // Fakes for an app's own unit tests: a recording transport, a test clock, a fake Authorizer.
         .library(name: "BearerTesting", targets: ["BearerTesting"]),
+        // A session store for server fleets, over libpq (a system library found with pkg-config).
+        .library(name: "BearerPostgres", targets: ["BearerPostgres"]),
         .executable(name: "bearer", targets: ["BearerCLI"]),
         .executable(name: "bearer-full", targets: ["BearerFullCLI"]),
     ],
@@ -24,13 +26,27 @@ let package = Package(
         .target(name: "BearerMigration", dependencies: ["Bearer"], path: "Migration"),
         .target(name: "BearerTesting", dependencies: ["Bearer"]),
         .target(name: "BearerTestSupport", dependencies: ["Bearer", "BearerTesting"], path: "Tests/BearerTestSupport"),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+        ),
+        .target(name: "BearerPostgres", dependencies: ["BearerCore", "CLibPQ"]),
         .target(name: "BearerCommandLineCore", dependencies: ["BearerCore"]),
         .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration", "BearerCommandLineCore"]),
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
-        .executableTarget(name: "BearerBenchmarks", dependencies: ["Bearer", "BearerMigration"]),
+        .executableTarget(
+            name: "BearerBenchmarks",
+            dependencies: ["Bearer", "BearerMigration", "BearerPostgres", "CLibPQ"]
+        ),
         .executableTarget(
             name: "BearerSessionProbe", dependencies: ["Bearer", "BearerTestSupport"], path: "Tests/SessionProbe"),
+        .executableTarget(
+            name: "BearerFleetWorker",
+            dependencies: ["Bearer", "BearerPostgres"],
+            path: "Tests/FleetWorker"
+        ),
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTesting", "BearerTestSupport"]),
         .testTarget(
             name: "BearerCommandLineTests",
@@ -40,6 +56,10 @@ let package = Package(
             name: "BearerMigrationTests",
             dependencies: ["BearerMigration", "BearerTesting", "BearerTestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "BearerPostgresTests",
+            dependencies: ["BearerPostgres", "Bearer", "BearerTestSupport", "BearerFleetWorker", "CLibPQ"]
         ),
         .testTarget(
             name: "EndToEndTests",
@@ -52,6 +72,6 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .test {
+for target in package.targets where target.type != .test && target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

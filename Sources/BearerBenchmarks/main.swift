@@ -33,6 +33,12 @@ do {
             report(figure)
         }
     }
+    if let postgres = environment["BEARER_BENCH_POSTGRES"], let worker = environment["BEARER_BENCH_FLEET_WORKER"] {
+        report(try await PostgresBenchmarks.restore(connection: postgres, base: server, repeats: repeats))
+        for figure in try await PostgresBenchmarks.fleetRefresh(connection: postgres, worker: worker, base: server) {
+            report(figure)
+        }
+    }
     for figure in try await Benchmarks.migrations(repeats: repeats) { report(figure) }
     report(try await Benchmarks.sha256(repeats: max(3, repeats / 2)))
 } catch {

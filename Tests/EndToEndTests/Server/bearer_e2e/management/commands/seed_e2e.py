@@ -24,6 +24,18 @@ USERS = [
     },
 ]
 
+# The users of the PostgreSQL session store's fleet test: fleet-00 … fleet-49.
+USERS += [
+    {
+        "username": f"fleet-{index:02d}",
+        "password": "fleet-test-password",
+        "email": f"fleet-{index:02d}@example.com",
+        "first_name": "",
+        "last_name": "",
+    }
+    for index in range(50)
+]
+
 REDIRECT_URIS = "com.example.bearer:/oauth2callback http://127.0.0.1/callback"
 # The port the exact-port client registers: a server that matches loopback ports exactly, as some do.
 EXACT_PORT = 48613

@@ -1,0 +1,140 @@
+import Bearer
+import BearerPostgres
+import CLibPQ
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The PostgreSQL session store, against a server scripts/bench starts (scripts/postgres-server).
+enum PostgresBenchmarks {
+    /// Restoring a fresh session from the store and stamping the first request, against a bare
+    /// libpq SELECT of the same row on the same server.
+    static func restore(connection: String, base: URL, repeats: Int) async throws -> Figure {
+        let store = try PostgresSessionStore(connectionString: connection, table: "bench_sessions")
+        try await store.prepareSchema()
+        try await store.save(Benchmarks.state(base, expiresAt: Date().addingTimeInterval(3600)), key: "bench")
+        let transport = URLSessionTransport()
+        let request = URLRequest(url: base.appendingPathComponent("resource"))
+        guard let raw = PQconnectdb(connection), PQstatus(raw) == CONNECTION_OK else {
+            throw BenchmarkFailure("libpq could not connect")
+        }
+        defer { PQfinish(raw) }
+        let rounds = 200
+        var stores: [Double] = []
+        var bare: [Double] = []
+        for _ in 0..<repeats {
+            stores.append(
+                try await Measure.seconds {
+                    for _ in 0..<rounds {
+                        guard
+                            let session = try await AuthSession.restore(key: "bench", from: store, transport: transport)
+                        else { throw BenchmarkFailure("the session was not restored") }
+                        _ = try await session.authorize(request)
+                    }
+                } / Double(rounds))
+            bare.append(
+                try await Measure.seconds {
+                    for _ in 0..<rounds { try select(raw) }
+                } / Double(rounds))
+        }
+        await store.close()
+        let value = Measure.median(stores) * 1e6
+        let baseline = Measure.median(bare) * 1e6
+        return Figure(
+            name: "restore + first authorize from PostgresSessionStore",
+            value: value, unit: "µs", baseline: baseline, baselineName: "bare libpq SELECT of the same row",
+            ratio: value / baseline, target: "≤ 1.3×", meetsTarget: value / baseline <= 1.3)
+    }
+
+    private static func select(_ connection: OpaquePointer) throws {
+        let key = Array("bench".utf8)
+        let result = key.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                var values: [UnsafePointer<CChar>?] = [chars.baseAddress]
+                var lengths: [Int32] = [Int32(key.count)]
+                var formats: [Int32] = [1]
+                return PQexecParams(
+                    connection, "SELECT state, sealed FROM bench_sessions WHERE key = $1::text", 1, nil, &values,
+                    &lengths, &formats, 1)
+            }
+        }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_TUPLES_OK, PQntuples(result) == 1 else {
+            throw BenchmarkFailure("the bare SELECT failed")
+        }
+        _ = Data(bytes: PQgetvalue(result, 0, 0), count: Int(PQgetlength(result, 0, 0)))
+    }
+
+    /// 1,000 stale sessions refreshed concurrently by 4 processes, each of which asks for every
+    /// session: refreshes per second, and token requests per grant.
+    static func fleetRefresh(connection: String, worker: String, base: URL) async throws -> [Figure] {
+        let sessions = 1000
+        let table = "bench_fleet"
+        let store = try PostgresSessionStore(connectionString: connection, table: table, poolSize: 8)
+        try await store.prepareSchema()
+        for key in try await store.keys() { try await store.remove(key: key) }
+        for index in 0..<sessions {
+            var state = Benchmarks.state(base, expiresAt: .distantPast)
+            state.refreshToken = RefreshToken("bench-refresh-\(index)")
+            try await store.save(state, key: "stale-\(index)")
+        }
+        let before = try await tokenRequests(base)
+        let resource = base.appendingPathComponent("resource").absoluteString
+        let seconds = try await Measure.seconds {
+            var children: [pid_t] = []
+            for _ in 0..<4 {
+                children.append(
+                    try spawn(worker, ["refresh", connection, table, "stale-", "0", "\(sessions)", "16", resource]))
+            }
+            for child in children {
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) == -1 && errno == EINTR {}
+                guard status == 0 else { throw BenchmarkFailure("a fleet worker failed") }
+            }
+        }
+        let requests = try await tokenRequests(base) - before
+        var refreshed = 0
+        for index in 0..<sessions {
+            let stored = try await store.load(key: "stale-\(index)")
+            if stored?.refreshToken != RefreshToken("bench-refresh-\(index)") { refreshed += 1 }
+        }
+        await store.close()
+        return [
+            Figure(
+                name: "1,000 stale sessions, 4 processes: refreshes per second", value: Double(refreshed) / seconds,
+                unit: "refreshes/s", baseline: nil, baselineName: nil, ratio: nil, target: nil, meetsTarget: nil),
+            Figure(
+                name: "1,000 stale sessions, 4 processes: token requests per grant",
+                value: Double(requests) / Double(sessions), unit: "requests", baseline: nil, baselineName: nil,
+                ratio: nil, target: "= 1, every session refreshed",
+                meetsTarget: requests == sessions && refreshed == sessions),
+        ]
+    }
+
+    private static func tokenRequests(_ base: URL) async throws -> Int {
+        let (data, _) = try await URLSessionTransport().send(
+            URLRequest(url: base.appendingPathComponent("control/stats")))
+        let stats = try JSONDecoder().decode([String: Int].self, from: data)
+        return stats["token_requests"] ?? 0
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String]) throws -> pid_t {
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var pid = pid_t()
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
+            throw BenchmarkFailure("cannot start \(executable)")
+        }
+        return pid
+    }
+}

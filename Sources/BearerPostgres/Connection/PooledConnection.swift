@@ -1,0 +1,81 @@
+/// A place in the pool: a thread of its own and, once opened, a connection that only that thread
+/// touches. A broken connection is closed and replaced by a new one on next use, except while a
+/// lock is held on it: the lock went with the old connection, so the holder must see the failure.
+final class PooledConnection: @unchecked Sendable {
+    /// How a call treats a connection that is missing or broken.
+    enum Use {
+        /// Open a connection if there is none; if a connection that was already open turns out to
+        /// be broken (the server restarted while it sat idle), replace it and run the work once
+        /// more. For work that is safe to repeat and holds no lock.
+        case reconnecting
+        /// A lock is held on this connection: never replace it; a broken connection is an error.
+        case holdingLock
+    }
+
+    private let thread: ConnectionThread
+    private let settings: ConnectionSettings
+    // Touched only on `thread`.
+    private var connection: PostgresConnection?
+
+    init(settings: ConnectionSettings) throws {
+        self.thread = try ConnectionThread.start()
+        self.settings = settings
+    }
+
+    /// Runs `work` on this place's thread with its connection.
+    ///
+    /// - Throws: What `work` throws, ``PostgresSessionStoreError/Kind/connectionFailed`` when no
+    ///   connection can be opened, ``PostgresSessionStoreError/Kind/connectionLost`` when it broke.
+    @discardableResult
+    func run<Value: Sendable>(
+        _ use: Use,
+        _ work: @escaping @Sendable (PostgresConnection) throws -> Value
+    ) async throws -> Value {
+        try await thread.run { try self.runHere(use, work) }
+    }
+
+    private func runHere<Value>(_ use: Use, _ work: (PostgresConnection) throws -> Value) throws -> Value {
+        switch use {
+        case .holdingLock:
+            guard let connection, connection.isHealthy else {
+                self.connection = nil
+                throw PostgresSessionStoreError.connectionLost(
+                    "The connection holding the session's lock broke; the lock was released with it. Try again.")
+            }
+            return try attempt(work, on: connection)
+        case .reconnecting:
+            if let connection, connection.isHealthy {
+                do {
+                    return try attempt(work, on: connection)
+                } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
+                    // The connection broke while idle; a fresh one gets the same work once.
+                }
+            }
+            let fresh = try PostgresConnection(settings: settings)
+            connection = fresh
+            return try attempt(work, on: fresh)
+        }
+    }
+
+    private func attempt<Value>(_ work: (PostgresConnection) throws -> Value, on connection: PostgresConnection)
+        throws -> Value
+    {
+        do {
+            return try work(connection)
+        } catch {
+            if !connection.isHealthy { self.connection = nil }
+            throw error
+        }
+    }
+
+    /// Closes the connection, releasing whatever the server held for it (locks included).
+    func discardConnection() async {
+        _ = try? await thread.run { self.connection = nil }
+    }
+
+    /// Closes the connection and ends the thread.
+    func close() async {
+        await discardConnection()
+        thread.stop()
+    }
+}

@@ -1,0 +1,190 @@
+import Bearer
+import BearerPostgres
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A server fleet end to end: worker processes (Tests/FleetWorker) share 50 users' sessions in
+/// one PostgreSQL database while django-oauth-toolkit rotates refresh tokens with reuse
+/// protection (a replayed refresh token revokes the whole grant) and access tokens last 2 s.
+@Suite(
+    "End to end: a fleet of processes sharing sessions in PostgreSQL", .serialized, .postgresServer,
+    .enabled(if: FleetServer.isConfigured, FleetServer.skipReason))
+struct FleetEndToEndTests {
+    static let users = 50
+    static let workers = 4
+    static let tasks = 8
+    static let table = "fleet_sessions"
+    static let prefix = "user-"
+
+    private let transport = URLSessionTransport()
+
+    /// What a worker printed.
+    struct Tally: Decodable {
+        let requests: Int
+        let successes: Int
+        let invalidGrants: Int
+        let errors: [String: Int]
+    }
+
+    private func worker(_ arguments: [String]) throws -> Spawned {
+        try Spawned(try BuiltWorker.path(), arguments)
+    }
+
+    private func run(seconds: Int, server: FleetServer) throws -> [Spawned] {
+        let connection = try PostgresTestServer.running.connectionString
+        let resource = try server.url("/drive/v3/about?fields=user").absoluteString
+        return try (0..<Self.workers).map { _ in
+            try worker([
+                "run", connection, Self.table, Self.prefix, "\(Self.users)", "\(Self.tasks)", "\(seconds)", resource,
+            ])
+        }
+    }
+
+    private func tallies(_ workers: [Spawned]) async throws -> [Tally] {
+        var tallies: [Tally] = []
+        for worker in workers {
+            let (status, output) = await worker.wait()
+            try #require(status == 0, "a worker failed: \(output)")
+            let line = try #require(output.split(separator: "\n").last)
+            tallies.append(try JSONDecoder().decode(Tally.self, from: Data(line.utf8)))
+        }
+        return tallies
+    }
+
+    /// Signs the 50 users in, eight at a time, and saves their sessions.
+    private func seed(_ store: PostgresSessionStore, server: FleetServer) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<Self.users {
+                if index >= 8 { try await group.next() }
+                group.addTask {
+                    let user = String(format: "fleet-%02d", index)
+                    let state = try await server.signIn(user: user, transport: transport)
+                    try await store.save(state, key: Self.prefix + String(format: "%02d", index))
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Every grant is alive (one live refresh token), and no grant was refreshed twice within one
+    /// token lifetime: a refresh happens only once the token is within the leeway of expiry (half
+    /// its 2 s lifetime), so consecutive refresh tokens of a grant are at least 1 s apart.
+    private func checkGrants(_ server: FleetServer) async throws -> (grants: Int, refreshes: [Int], minimumGap: Double)
+    {
+        let grants = try await server.grants()
+        #expect(grants.count == Self.users)
+        #expect(grants.allSatisfy { $0.live == 1 }, "revoked grants: \(grants.filter { $0.live != 1 }.map(\.user))")
+        var minimumGap = Double.infinity
+        for grant in grants {
+            for (earlier, later) in zip(grant.created, grant.created.dropFirst()) {
+                minimumGap = min(minimumGap, later - earlier)
+            }
+        }
+        let lifetime = Double(FleetServer.accessTokenSeconds)
+        #expect(minimumGap >= lifetime / 2 - 0.01, "a grant was refreshed twice for one expiry (gap \(minimumGap) s)")
+        return (grants.count, grants.map { $0.created.count - 1 }, minimumGap)
+    }
+
+    /// After the run every session still refreshes: wait for every token to be stale, then each
+    /// user's request refreshes once.
+    private func everySessionRefreshes(_ store: PostgresSessionStore, server: FleetServer) async throws {
+        let before = try await server.grants().reduce(0) { $0 + $1.created.count }
+        try await Task.sleep(for: .seconds(FleetServer.accessTokenSeconds))
+        let resource = try server.url("/drive/v3/about?fields=user")
+        for index in 0..<Self.users {
+            let key = Self.prefix + String(format: "%02d", index)
+            let session = try #require(try await AuthSession.restore(key: key, from: store, transport: transport))
+            let (_, response) = try await session.data(for: URLRequest(url: resource))
+            #expect(response.statusCode == 200, "\(key)")
+        }
+        let after = try await server.grants().reduce(0) { $0 + $1.created.count }
+        #expect(after == before + Self.users, "each session refreshed exactly once at the end")
+    }
+
+    private static func report(
+        _ title: String, _ tallies: [Tally], _ grants: (grants: Int, refreshes: [Int], minimumGap: Double)
+    ) {
+        let errors = tallies.reduce(into: [String: Int]()) { all, tally in
+            for (kind, count) in tally.errors { all[kind, default: 0] += count }
+        }
+        let refreshes = grants.refreshes.sorted()
+        print(
+            "\(title): \(workers) workers × \(tasks) tasks, \(grants.grants) grants; "
+                + "requests \(tallies.reduce(0) { $0 + $1.requests }), successes \(tallies.reduce(0) { $0 + $1.successes }), "
+                + "invalid_grant \(tallies.reduce(0) { $0 + $1.invalidGrants }), errors \(errors); "
+                + "refreshes per grant min \(refreshes.first ?? 0) median \(refreshes[refreshes.count / 2]) "
+                + "max \(refreshes.last ?? 0), total \(refreshes.reduce(0, +)); "
+                + "smallest gap between two refreshes of a grant \(String(format: "%.3f", grants.minimumGap)) s")
+    }
+
+    @Test("4 processes × 8 tasks over 50 users for 30 s: no invalid_grant, no revoked grant, one refresh per expiry")
+    func fleetRefreshesOncePerExpiry() async throws {
+        let server = try await FleetServer.start()
+        let store = try PostgresSessionStore(
+            connectionString: try PostgresTestServer.running.connectionString, table: Self.table)
+        do {
+            try await store.prepareSchema()
+            try await seed(store, server: server)
+            let tallies = try await self.tallies(try run(seconds: 30, server: server))
+            #expect(tallies.allSatisfy { $0.invalidGrants == 0 })
+            // On a loaded machine a lock may be waited for longer than the 5 s lock timeout: that
+            // is a transient error, retried by the next request.
+            let kinds = tallies.flatMap { Array($0.errors.keys) }
+            #expect(kinds.allSatisfy { $0 == "postgres.lockTimeout (transient)" }, "\(kinds)")
+            #expect(tallies.reduce(0) { $0 + $1.successes } > Self.users)
+            let grants = try await checkGrants(server)
+            #expect(grants.refreshes.allSatisfy { $0 >= 5 }, "every grant kept being refreshed: \(grants.refreshes)")
+            Self.report("fleet", tallies, grants)
+            try await everySessionRefreshes(store, server: server)
+
+            // Faults, on the same sessions: a worker killed while it holds a lock, then a
+            // PostgreSQL restart, while four workers keep serving.
+            let workers = try run(seconds: 20, server: server)
+            try await Task.sleep(for: .seconds(2))
+            let victim = try worker([
+                "hold", try PostgresTestServer.running.connectionString, Self.table, Self.prefix + "07",
+            ])
+            #expect(try await victim.waitForOutput(containing: "holding", within: 10))
+            try await Task.sleep(for: .seconds(1))
+            victim.kill()
+            _ = await victim.wait()
+            try await Task.sleep(for: .seconds(5))
+            try await PostgresTestServer.running.kill()
+            try await Task.sleep(for: .seconds(1))
+            try await PostgresTestServer.running.restart()
+            let faulted = try await self.tallies(workers)
+            #expect(faulted.allSatisfy { $0.invalidGrants == 0 })
+            let faultKinds = faulted.flatMap { Array($0.errors.keys) }
+            #expect(faultKinds.allSatisfy { $0.hasSuffix("(transient)") }, "only transient errors: \(faultKinds)")
+            #expect(
+                faultKinds.contains { $0.hasPrefix("postgres.") }, "the restart was seen as typed errors: \(faultKinds)"
+            )
+            let afterFaults = try await checkGrants(server)
+            Self.report("faults", faulted, afterFaults)
+            try await everySessionRefreshes(store, server: server)
+        } catch {
+            await store.close()
+            await server.stop()
+            throw error
+        }
+        await store.close()
+        await server.stop()
+    }
+}
+
+/// The worker executable, built next to the test bundle.
+enum BuiltWorker {
+    static func path() throws -> String {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("BearerFleetWorker")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw PostgresTestServer.Failure(description: "BearerFleetWorker was not built; run swift build first")
+    }
+}

@@ -1,0 +1,54 @@
+import Bearer
+import BearerPostgres
+import Foundation
+import Testing
+
+/// The server goes away and comes back; the suite has a server of its own, so it runs serialized.
+@Suite(
+    "PostgresSessionStore: reconnection after the server restarts", .serialized,
+    .postgresServer, .enabled(if: PostgresTestServer.isInstalled, PostgresTestServer.skipReason))
+struct PostgresReconnectionTests {
+    @Test("While the server is down calls fail with transient errors; once it is back the pool reconnects")
+    func reconnectsAfterRestart() async throws {
+        let server = try PostgresTestServer.running
+        let store = try await StoreFixtures.store(poolSize: 2)
+        try await store.save(StoreFixtures.state(), key: "k")
+        // Both connections of the pool are opened and sit idle.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 { group.addTask { _ = try await store.withExclusiveAccess(to: UUID().uuidString) { true } } }
+            try await group.waitForAll()
+        }
+
+        try await server.kill()
+        let down = await #expect(throws: PostgresSessionStoreError.self) { try await store.load(key: "k") }
+        #expect(down?.isTransient == true, "\(String(describing: down))")
+        #expect(down?.kind == .connectionFailed || down?.kind == .connectionLost, "\(String(describing: down))")
+
+        try await server.restart()
+        #expect(try await store.load(key: "k") == StoreFixtures.state())
+        try await store.save(StoreFixtures.state(access: "at-2"), key: "k")
+        #expect(
+            try await store.withExclusiveAccess(to: "k") { try await store.load(key: "k")?.accessToken }
+                == AccessToken("at-2"))
+        await store.close()
+    }
+
+    @Test("A connection that broke while idle is replaced without the caller seeing an error")
+    func idleConnectionReplacedSilently() async throws {
+        let server = try PostgresTestServer.running
+        let store = try await StoreFixtures.store(poolSize: 1)
+        try await store.save(StoreFixtures.state(), key: "k")
+        try await server.stop()
+        try await server.restart()
+        #expect(try await store.load(key: "k") == StoreFixtures.state())
+        await store.close()
+    }
+
+    @Test("A closed store refuses calls with a closed error")
+    func closedStore() async throws {
+        let store = try await StoreFixtures.store()
+        await store.close()
+        let error = await #expect(throws: PostgresSessionStoreError.self) { try await store.keys() }
+        #expect(error?.kind == .closed)
+    }
+}

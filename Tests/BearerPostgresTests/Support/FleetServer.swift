@@ -1,0 +1,124 @@
+import Bearer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A django-oauth-toolkit server of the fleet tests' own (scripts/e2e-server with its own state
+/// folder), with 2-second access tokens, refresh-token rotation and reuse protection.
+struct FleetServer: Sendable {
+    static let root = PostgresTestServer.root
+    static let accessTokenSeconds = 2
+
+    /// Whether the end-to-end environment is there (scripts/test sets BEARER_E2E_SERVER and
+    /// BEARER_E2E_VENV).
+    static var isConfigured: Bool {
+        ProcessInfo.processInfo.environment["BEARER_E2E_SERVER"] != nil && PostgresTestServer.isInstalled
+    }
+
+    static let skipReason: Comment = """
+        END-TO-END TESTS SKIPPED: the fleet tests need scripts/test (BEARER_E2E_SERVER, the end-to-end \
+        virtual environment) and PostgreSQL's initdb and pg_ctl.
+        """
+
+    static var python: String {
+        (ProcessInfo.processInfo.environment["BEARER_E2E_VENV"] ?? root.appendingPathComponent(".build/e2e-venv").path)
+            + "/bin/python"
+    }
+
+    let state: URL
+    let baseURL: URL
+
+    private static func environment(_ state: URL) -> [String: String] {
+        ["BEARER_E2E_STATE": state.path, "BEARER_E2E_ACCESS_TOKEN_SECONDS": String(accessTokenSeconds)]
+    }
+
+    static func start() async throws -> FleetServer {
+        let state = URL(fileURLWithPath: "/tmp/bearer-fleet-\(UUID().uuidString.prefix(8))")
+        let script = root.appendingPathComponent("scripts/e2e-server").path
+        let run = try Spawned(script, ["start"], environment: environment(state))
+        let (status, output) = await run.wait()
+        guard status == 0, let line = output.split(separator: "\n").last, let url = URL(string: String(line)),
+            line.hasPrefix("http")
+        else { throw PostgresTestServer.Failure(description: "scripts/e2e-server start failed: \(output)") }
+        return FleetServer(state: state, baseURL: url)
+    }
+
+    func stop() async {
+        let script = Self.root.appendingPathComponent("scripts/e2e-server").path
+        if let run = try? Spawned(script, ["stop"], environment: Self.environment(state)) { _ = await run.wait() }
+        try? FileManager.default.removeItem(at: state)
+    }
+
+    func url(_ path: String) throws -> URL {
+        try #require(URL(string: baseURL.absoluteString + path))
+    }
+
+    /// Signs `user` in through the headless browser with the trusted client (no consent page).
+    func signIn(user: String, transport: URLSessionTransport) async throws -> AuthState {
+        let server = try await AuthorizationServer.discover(
+            issuer: try url("/o"), allowingInsecureLoopback: true, using: transport)
+        let client = Client(
+            id: "bearer-trusted", redirectURI: try #require(URL(string: "com.example.bearer:/oauth2callback")))
+        let request = try AuthorizationRequest(
+            server: server, client: client, scopes: ["openid", "email", "drive.readonly"])
+        let browser = try Spawned(
+            Self.python,
+            [
+                Self.root.appendingPathComponent("scripts/headless-browser").path, "--quiet", "--user", user,
+                "--password", "fleet-test-password", "--server", baseURL.absoluteString, "--print-redirect",
+                request.url.absoluteString,
+            ])
+        let (status, output) = await browser.wait()
+        let line = output.split(separator: "\n").last.map(String.init) ?? ""
+        guard status == 0, let redirect = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
+            throw PostgresTestServer.Failure(description: "headless-browser failed for \(user)")
+        }
+        return try await AuthState.exchange(
+            try AuthorizationResponse(redirect: redirect, for: request), for: request, using: transport)
+    }
+
+    /// One grant as the server's database has it: its refresh tokens in order of creation.
+    struct Grant: Decodable {
+        let user: String
+        /// Seconds since 1970 at which each refresh token was created.
+        let created: [Double]
+        /// How many of them are still live (not revoked): 1 for a healthy grant.
+        let live: Int
+    }
+
+    /// Every grant (refresh-token family) of the trusted client, read from the server's SQLite
+    /// database with Python's sqlite3.
+    func grants() async throws -> [Grant] {
+        let script = """
+            import json, sqlite3, sys
+            from datetime import datetime
+            db = sqlite3.connect(sys.argv[1])
+            rows = db.execute(
+                "SELECT r.token_family, u.username, r.created, r.revoked FROM oauth2_provider_refreshtoken r "
+                "JOIN auth_user u ON u.id = r.user_id ORDER BY r.created")
+            grants = {}
+            for family, user, created, revoked in rows:
+                grant = grants.setdefault(family, {"user": user, "created": [], "live": 0})
+                grant["created"].append(datetime.fromisoformat(created).timestamp())
+                grant["live"] += revoked is None
+            print(json.dumps(list(grants.values())))
+            """
+        let run = try Spawned(Self.python, ["-c", script, state.appendingPathComponent("db.sqlite3").path])
+        let (status, output) = await run.wait()
+        guard status == 0 else { throw PostgresTestServer.Failure(description: "reading grants failed: \(output)") }
+        return try JSONDecoder().decode([Grant].self, from: Data(output.utf8))
+    }
+
+    /// Token-endpoint refresh requests seen by the server.
+    func refreshRequests(using transport: URLSessionTransport) async throws -> Int {
+        let (data, _) = try await transport.send(URLRequest(url: try url("/counters")))
+        let counters = try JSONDecoder().decode([String: JSONValue].self, from: data)
+        guard case .object(let byClient)? = counters["token_requests_by_client"],
+            case .object(let grants)? = byClient["bearer-trusted"]
+        else { return 0 }
+        return Int(grants["refresh_token"]?.numberValue ?? 0)
+    }
+}

@@ -1,0 +1,34 @@
+import CLibPQ
+import Foundation
+
+/// Plain libpq, without the store: to look at rows as they are stored, to change them behind the
+/// store's back, and to play another process holding a lock.
+final class RawSQL: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    init(_ connectionString: String) throws {
+        guard let handle = PQconnectdb(connectionString), PQstatus(handle) == CONNECTION_OK else {
+            throw PostgresTestServer.Failure(description: "raw connection failed")
+        }
+        self.handle = handle
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Runs `sql` and returns the first column of each row as text (`nil` for NULL).
+    @discardableResult
+    func query(_ sql: String) throws -> [String?] {
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
+            throw PostgresTestServer.Failure(description: "\(sql): \(String(cString: PQerrorMessage(handle)))")
+        }
+        return (0..<PQntuples(result)).map { row in
+            PQgetisnull(result, row, 0) != 0 ? nil : String(cString: PQgetvalue(result, row, 0))
+        }
+    }
+
+    /// The server process of this connection.
+    var backendPID: Int32 { PQbackendPID(handle) }
+}
