@@ -114,9 +114,9 @@ enum PostgresBenchmarks {
     }
 
     private static func tokenRequests(_ base: URL) async throws -> Int {
-        let (data, _) = try await URLSessionTransport().send(
-            URLRequest(url: base.appendingPathComponent("control/stats")))
-        let stats = try JSONDecoder().decode([String: Int].self, from: data)
+        let response = try await URLSessionTransport().send(
+            TransportRequest(url: base.appendingPathComponent("control/stats")))
+        let stats = try JSONDecoder().decode([String: Int].self, from: response.body)
         return stats["token_requests"] ?? 0
     }
 

@@ -27,7 +27,7 @@ public import BearerCore
 ///   cooperative pool. Broken connections are replaced; a connection that broke while idle is
 ///   replaced and the call made once more, except while it holds a lock.
 /// - Database failures are ``PostgresSessionStoreError``s, which say whether to retry; a stored
-///   session that cannot be decoded is a `BearerError` (`corruptState`), and the row is left as it is.
+///   session that cannot be decoded is a `BearerError` (`unreadableSession`), and the row is left as it is.
 /// - Without a ``Sealing`` hook the table holds live refresh tokens in the clear: protect the
 ///   database like a password store, and connect with `sslmode=verify-full`.
 public struct PostgresSessionStore: SessionStore {

@@ -1,11 +1,19 @@
+public import BearerCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// A failure of ``PostgresSessionStore``: the database could not be reached, a lock was not
 /// granted in time, the schema is missing, a stored row cannot be opened.
 ///
-/// Each error has a ``kind`` to branch on, a ``reason`` that says what went wrong and what to do,
-/// the PostgreSQL error code (``sqlState``) when the server sent one, and ``isTransient``: whether
+/// Each error has a ``kind`` to branch on, a reason (which `description` prints) that says what
+/// went wrong and what to do, the PostgreSQL error code (``sqlState``) when the server sent one, and ``isTransient``: whether
 /// the same call may succeed if tried again later with nothing else changed. Errors compare equal
 /// when their kinds are equal. No reason ever contains a token or a connection string's password.
-public struct PostgresSessionStoreError: Error, Sendable {
+public struct PostgresSessionStoreError: KindedError {
     /// What kind of failure this is. New kinds may be added in later versions.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Base: String, Sendable, Hashable {
@@ -57,10 +65,13 @@ public struct PostgresSessionStoreError: Error, Sendable {
         public static let closed = Kind(.closed)
     }
 
+    /// The type's name, as `description` prints it.
+    package static let typeName = "PostgresSessionStoreError"
     /// What kind of failure this is.
     public let kind: Kind
-    /// What went wrong and what to do about it, in English, without secrets.
-    public let reason: String
+    /// What went wrong and what to do about it, in English, without secrets; `description`
+    /// prints it.
+    package let reason: String
     /// The five-character SQLSTATE the server sent (`55P03` for a lock timeout), if it sent one.
     public let sqlState: String?
     /// Whether the same call may succeed if tried again later, with nothing else changed: the
@@ -69,9 +80,9 @@ public struct PostgresSessionStoreError: Error, Sendable {
     /// refused credentials, a malformed setting, a sealing failure.
     public let isTransient: Bool
     /// The file that raised the error.
-    public let file: String
+    package let file: String
     /// The line that raised the error.
-    public let line: UInt
+    package let line: UInt
     /// The error that caused this one, when there is one (a sealing hook's error).
     public var underlyingError: (any Error)?
 
@@ -139,25 +150,5 @@ extension PostgresSessionStoreError {
 
     static func closed(file: String = #fileID, line: UInt = #line) -> Self {
         Self(.closed, "The session store was closed; create a new one.", isTransient: false, file: file, line: line)
-    }
-}
-
-extension PostgresSessionStoreError: Hashable {
-    /// Errors are equal when their kinds are.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.kind == rhs.kind
-    }
-
-    /// Hashes the kind.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-    }
-}
-
-extension PostgresSessionStoreError: CustomStringConvertible {
-    /// The kind, the SQLSTATE when there is one, and the reason.
-    public var description: String {
-        let state = sqlState.map { " [\($0)]" } ?? ""
-        return "PostgresSessionStoreError.\(kind)\(state): \(reason)"
     }
 }

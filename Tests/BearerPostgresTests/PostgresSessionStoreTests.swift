@@ -99,7 +99,7 @@ struct PostgresSessionStoreTests {
         await #expect(throws: PostgresSessionStoreError.self) { try await store.save(StoreFixtures.state(), key: "k") }
     }
 
-    @Test("A row that is not a session is a corruptState error and stays in the table")
+    @Test("A row that is not a session is an unreadableSession error and stays in the table")
     func corruptRowIsReported() async throws {
         let table = StoreFixtures.uniqueTable()
         let store = try await StoreFixtures.store(table: table)
@@ -107,7 +107,7 @@ struct PostgresSessionStoreTests {
         let raw = try RawSQL(try PostgresTestServer.running.connectionString)
         try raw.query("INSERT INTO \(table) (key, state, sealed) VALUES ('broken', '\\x7b7d', false)")
         let error = await #expect(throws: BearerError.self) { try await store.load(key: "broken") }
-        #expect(error?.kind == .corruptState)
+        #expect(error?.kind == .unreadableSession)
         #expect(try raw.query("SELECT encode(state, 'hex') FROM \(table) WHERE key = 'broken'") == ["7b7d"])
     }
 

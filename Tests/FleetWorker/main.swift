@@ -60,7 +60,7 @@ actor Tally {
 
     static func isInvalidGrant(_ error: any Error) -> Bool {
         if let error = error as? OAuthError { return error.code == .invalidGrant }
-        if let error = error as? BearerError { return error.requiresReauthentication }
+        if let error = error as? BearerError { return error.signInRequired }
         return false
     }
 
@@ -87,7 +87,7 @@ func handle(key: String, store: PostgresSessionStore, resource: URL, transport: 
     -> Int
 {
     guard let session = try await AuthSession.restore(key: key, from: store, transport: transport) else {
-        throw BearerError(.needsReauthentication, "No session is saved for this user.")
+        throw BearerError.signInRequired("No session is saved for this user.")
     }
     let (_, response) = try await session.data(for: URLRequest(url: resource))
     return response.statusCode

@@ -61,7 +61,7 @@ struct FleetServer: Sendable {
         let server = try await AuthorizationServer.discover(
             issuer: try url("/o"), allowingInsecureLoopback: true, using: transport)
         let client = Client(
-            id: "bearer-trusted", redirectURI: try #require(URL(string: "com.example.bearer:/oauth2callback")))
+            id: "bearer-trusted", redirectURI: URL(string: "com.example.bearer:/oauth2callback"))
         let request = try AuthorizationRequest(
             server: server, client: client, scopes: ["openid", "email", "drive.readonly"])
         let browser = try Spawned(
