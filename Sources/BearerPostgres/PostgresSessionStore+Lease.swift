@@ -12,8 +12,14 @@
 /// lock at once would refresh with the old refresh token, and a server with reuse detection would
 /// revoke the grant. So the lock is also written into the row, as a lease of ``lockTimeout``:
 /// whoever takes the lock and finds another holder's live lease waits for it (within the same
-/// lock timeout), and the holder, whose save failed, saves again on a new connection as long as
-/// its lease lasts. A holder that dies leaves a lease that runs out within the lock timeout.
+/// lock timeout), and the holder, whose save failed, saves again on a new connection while the
+/// row still carries its lease.
+///
+/// A lease taken before the server last started counts from that start instead: a restart ends
+/// every holder's connection through no fault of the holders, who may still be waiting for the
+/// server to come back, so each gets a whole lease from then to save what it holds. A holder that
+/// dies leaves a lease that runs out within the lock timeout (of the restart, when the server
+/// restarted since). The server's clock and start time decide, so the rule holds across machines.
 extension PostgresSessionStore {
     func acquire(_ key: String) async throws -> HeldLock {
         let clock = ContinuousClock()
@@ -30,8 +36,7 @@ extension PostgresSessionStore {
                         "SELECT pg_advisory_lock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
                     let leased = try connection.execute(
                         """
-                        SELECT 1 FROM \(table) WHERE key = $1::text AND lease_owner IS NOT NULL
-                        AND lease_until > clock_timestamp()
+                        SELECT 1 FROM \(table) WHERE key = $1::text AND lease_owner IS NOT NULL AND \(Self.leaseIsLive)
                         """,
                         [.text(key)])
                     if !leased.isEmpty {
@@ -42,7 +47,7 @@ extension PostgresSessionStore {
                     }
                     try connection.execute(
                         """
-                        UPDATE \(table) SET lease_owner = $2::text,
+                        UPDATE \(table) SET lease_owner = $2::text, lease_taken_at = clock_timestamp(),
                         lease_until = clock_timestamp() + $3::text::interval WHERE key = $1::text
                         """,
                         [.text(key), .text(owner), .text("\(leaseMilliseconds) milliseconds")])
@@ -54,8 +59,7 @@ extension PostgresSessionStore {
             }
             if !leasedByOther {
                 return HeldLock(
-                    pool: ObjectIdentifier(pool), key: key, connection: connection, owner: owner,
-                    leaseEnds: clock.now + lockTimeout)
+                    pool: ObjectIdentifier(pool), key: key, connection: connection, owner: owner)
             }
             await pool.checkIn(connection)
             guard clock.now < deadline else {
@@ -75,7 +79,7 @@ extension PostgresSessionStore {
         do {
             try await held.connection.run(.holdingLock) { connection in
                 try connection.execute(
-                    "UPDATE \(table) SET lease_owner = NULL, lease_until = NULL WHERE key = $1::text AND lease_owner = $2::text",
+                    "UPDATE \(table) SET lease_owner = NULL, lease_taken_at = NULL, lease_until = NULL WHERE key = $1::text AND lease_owner = $2::text",
                     [.text(key), .text(owner)])
                 try connection.execute(
                     "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
@@ -88,14 +92,15 @@ extension PostgresSessionStore {
             await pool.checkIn(held.connection)
             _ = try? await run(for: nil) { connection in
                 try connection.execute(
-                    "UPDATE \(table) SET lease_owner = NULL, lease_until = NULL WHERE key = $1::text AND lease_owner = $2::text",
+                    "UPDATE \(table) SET lease_owner = NULL, lease_taken_at = NULL, lease_until = NULL WHERE key = $1::text AND lease_owner = $2::text",
                     [.text(key), .text(owner)])
             }
         }
     }
 
     /// Saves under the lock on its connection; when that connection broke, saves on new
-    /// connections for as long as the lease lasts, and only while the row still carries it.
+    /// connections while the row still carries this lock's live lease (see ``leaseIsLive``),
+    /// trying for up to twice the lock timeout while the server cannot be reached.
     func saveHoldingLock(_ held: HeldLock, bytes: Data, isSealed: Bool) async throws {
         let table = self.table
         let key = held.key
@@ -113,18 +118,20 @@ extension PostgresSessionStore {
         } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
             var lastError = error
             let clock = ContinuousClock()
-            while clock.now < held.leaseEnds {
+            let giveUp = clock.now + lockTimeout * 2
+            while clock.now < giveUp {
                 do {
                     let saved = try await run(for: nil) { connection in
                         try connection.execute(
                             """
                             UPDATE \(table) SET state = $2::bytea, sealed = $3::boolean, updated_at = now()
-                            WHERE key = $1::text AND lease_owner = $4::text AND lease_until > clock_timestamp()
+                            WHERE key = $1::text AND lease_owner = $4::text AND \(Self.leaseIsLive)
                             RETURNING 1
                             """,
                             [.text(key), .bytes(bytes), .bool(isSealed), .text(owner)])
                     }
                     if !saved.isEmpty { return }
+                    lastError = .connectionLost("its lease had run out, or another instance had taken it")
                     break
                 } catch let retry as PostgresSessionStoreError where retry.isTransient {
                     lastError = retry
@@ -132,10 +139,17 @@ extension PostgresSessionStore {
                 }
             }
             throw PostgresSessionStoreError.connectionLost(
-                "The connection holding the session's lock broke and the session could not be saved again before "
-                    + "its lease ran out (\(lastError.reason)); the new tokens are kept in memory, unsaved.")
+                "The connection holding the session's lock broke and the session could not be saved again "
+                    + "(\(lastError.reason)); the new tokens are kept in memory, unsaved.")
         }
     }
+
+    /// The SQL condition under which a row's lease still holds: until `lease_until`, or, when the
+    /// server started after the lease was taken, for as long again from that start.
+    static let leaseIsLive = """
+        (lease_until > clock_timestamp() OR (lease_taken_at < pg_postmaster_start_time() \
+        AND pg_postmaster_start_time() + (lease_until - lease_taken_at) > clock_timestamp()))
+        """
 
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components

@@ -23,6 +23,7 @@ extension PostgresSessionStore {
                 sealed boolean NOT NULL,
                 updated_at timestamptz NOT NULL DEFAULT now(),
                 lease_owner text,
+                lease_taken_at timestamptz,
                 lease_until timestamptz
             )
             """,

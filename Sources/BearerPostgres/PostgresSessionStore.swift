@@ -194,8 +194,6 @@ struct HeldLock: Sendable {
     let connection: PooledConnection
     /// Who holds the lease (unique per acquisition).
     let owner: String
-    /// When the lease runs out, by this process's clock (the server's clock decides).
-    let leaseEnds: ContinuousClock.Instant
 
     /// The locks held by the current task (and inherited by its child tasks).
     @TaskLocal static var current: [HeldLock] = []

@@ -33,6 +33,33 @@ struct PostgresReconnectionTests {
         await store.close()
     }
 
+    @Test("A lease taken before the server restarted lasts a lock timeout from the restart: its holder saves first")
+    func leaseOutlivesRestart() async throws {
+        let server = try PostgresTestServer.running
+        let table = StoreFixtures.uniqueTable()
+        let holder = try await StoreFixtures.store(table: table, lockTimeout: .seconds(4))
+        let waiter = try PostgresSessionStore(
+            connectionString: server.connectionString, table: table, lockTimeout: .seconds(1))
+        try await holder.save(StoreFixtures.state(), key: "k")
+        let rotated = StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated")
+        try await holder.withExclusiveAccess(to: "k") {
+            try await server.kill()
+            // Longer than the lease counted from when the lock was taken: only the restart rule
+            // keeps the waiter out now.
+            try await Task.sleep(for: .seconds(5))
+            try await server.restart()
+            let error = await #expect(throws: PostgresSessionStoreError.self) {
+                try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
+            }
+            #expect(error?.kind == .lockTimeout, "\(String(describing: error))")
+            // The refresh that was under way when the server went down is saved, not lost.
+            try await holder.save(rotated, key: "k")
+        }
+        #expect(try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") } == rotated)
+        await holder.close()
+        await waiter.close()
+    }
+
     @Test("A connection that broke while idle is replaced without the caller seeing an error")
     func idleConnectionReplacedSilently() async throws {
         let server = try PostgresTestServer.running
