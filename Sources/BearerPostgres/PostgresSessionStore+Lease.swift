@@ -54,14 +54,14 @@ extension PostgresSessionStore {
                     return false
                 }
             } catch {
-                await pool.checkIn(connection)
+                pool.checkIn(connection)
                 throw error
             }
             if !leasedByOther {
                 return HeldLock(
                     pool: ObjectIdentifier(pool), key: key, connection: connection, owner: owner)
             }
-            await pool.checkIn(connection)
+            pool.checkIn(connection)
             guard clock.now < deadline else {
                 throw PostgresSessionStoreError.lockTimeout(
                     "Another instance's lock of this session ended with its connection less than the lock timeout "
@@ -84,12 +84,12 @@ extension PostgresSessionStore {
                 try connection.execute(
                     "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
             }
-            await pool.checkIn(held.connection)
+            pool.checkIn(held.connection)
         } catch {
             // Closing the connection releases its lock; the lease is cleared on a new connection
             // when one can be had, else it runs out by itself.
             await held.connection.discardConnection()
-            await pool.checkIn(held.connection)
+            pool.checkIn(held.connection)
             _ = try? await run(for: nil) { connection in
                 try connection.execute(
                     "UPDATE \(table) SET lease_owner = NULL, lease_taken_at = NULL, lease_until = NULL WHERE key = $1::text AND lease_owner = $2::text",

@@ -174,10 +174,10 @@ public struct PostgresSessionStore: SessionStore {
         let connection = try await pool.checkOut()
         do {
             let value = try await connection.run(.reconnecting, work)
-            await pool.checkIn(connection)
+            pool.checkIn(connection)
             return value
         } catch {
-            await pool.checkIn(connection)
+            pool.checkIn(connection)
             throw error
         }
     }

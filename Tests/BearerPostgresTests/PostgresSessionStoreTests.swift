@@ -126,4 +126,23 @@ struct PostgresSessionStoreTests {
         }
         #expect(pool?.kind == .invalidConfiguration)
     }
+
+    @Test("Callers beyond the pool's size wait their turn, and one that waits past the lock timeout gets poolTimeout")
+    func poolWaitsAndTimesOut() async throws {
+        let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .milliseconds(300))
+        try await store.save(StoreFixtures.state(), key: "k")
+        let loads = try await withThrowingTaskGroup(of: AuthState?.self) { group in
+            for _ in 0..<20 { group.addTask { try await store.load(key: "k") } }
+            return try await group.reduce(into: [AuthState?]()) { $0.append($1) }
+        }
+        #expect(loads == Array(repeating: StoreFixtures.state(), count: 20), "every waiter got the connection in turn")
+        try await store.withExclusiveAccess(to: "k") {
+            // The one connection holds the lock; another key needs a connection of its own.
+            let error = await #expect(throws: PostgresSessionStoreError.self) { try await store.load(key: "other") }
+            #expect(error?.kind == .poolTimeout)
+            #expect(error?.isTransient == true)
+        }
+        #expect(try await store.load(key: "k") == StoreFixtures.state(), "the pool works again once the lock is released")
+        await store.close()
+    }
 }

@@ -1,14 +1,31 @@
+import BearerCore
+
 /// A small pool of connections, each on a thread of its own. Connections open on first use and
 /// are replaced when broken; a caller waits for a free one at most `waitTimeout`.
-actor ConnectionPool {
+///
+/// The pool's state sits behind a lock rather than in an actor: taking a free connection, the
+/// common case, then costs no hop between executors, only the hop to the connection's thread.
+/// (`@unchecked`: `state` is touched only while holding `lock`.)
+final class ConnectionPool: @unchecked Sendable {
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<PooledConnection, any Error>
+    }
+
+    /// What the lock guards.
+    private struct State {
+        var idle: [PooledConnection] = []
+        var created = 0
+        var waiters: [Waiter] = []
+        var nextWaiter: UInt64 = 0
+        var isClosed = false
+    }
+
     private let settings: ConnectionSettings
     private let size: Int
     private let waitTimeout: Duration
-    private var idle: [PooledConnection] = []
-    private var created = 0
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<PooledConnection, any Error>)] = []
-    private var nextWaiter: UInt64 = 0
-    private var isClosed = false
+    private let lock = Lock()
+    private var state = State()
 
     init(settings: ConnectionSettings, size: Int, waitTimeout: Duration) {
         self.settings = settings
@@ -16,45 +33,82 @@ actor ConnectionPool {
         self.waitTimeout = waitTimeout
     }
 
+    private enum Decision {
+        case take(PooledConnection)
+        case open
+        case wait(UInt64)
+        case closed
+    }
+
     /// Takes a free connection, opening a new place when the pool is not full, or waits.
     ///
     /// - Throws: ``PostgresSessionStoreError/Kind/poolTimeout`` after `waitTimeout`,
     ///   ``PostgresSessionStoreError/Kind/closed`` after ``close()``.
     func checkOut() async throws -> PooledConnection {
-        guard !isClosed else { throw PostgresSessionStoreError.closed() }
-        if let connection = idle.popLast() { return connection }
-        if created < size {
-            let connection = try PooledConnection(settings: settings)
-            created += 1
+        let decision: Decision = lock.withLock {
+            if state.isClosed { return .closed }
+            if let connection = state.idle.popLast() { return .take(connection) }
+            if state.created < size {
+                state.created += 1
+                return .open
+            }
+            state.nextWaiter += 1
+            return .wait(state.nextWaiter)
+        }
+        switch decision {
+        case .closed:
+            throw PostgresSessionStoreError.closed()
+        case .take(let connection):
             return connection
-        }
-        nextWaiter += 1
-        let id = nextWaiter
-        let timeout = waitTimeout
-        Task { [weak self] in
-            try? await Task.sleep(for: timeout)
-            await self?.expire(id)
-        }
-        return try await withCheckedThrowingContinuation { continuation in
-            waiters.append((id, continuation))
+        case .open:
+            do {
+                return try PooledConnection(settings: settings)
+            } catch {
+                lock.withLock { state.created -= 1 }
+                throw error
+            }
+        case .wait(let id):
+            let timeout = waitTimeout
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                self?.expire(id)
+            }
+            return try await withCheckedThrowingContinuation { continuation in
+                // A connection may have come back since the decision: take it rather than wait.
+                let now: Result<PooledConnection, any Error>? = lock.withLock {
+                    if state.isClosed { return .failure(PostgresSessionStoreError.closed()) }
+                    if let connection = state.idle.popLast() { return .success(connection) }
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    return nil
+                }
+                if let now { continuation.resume(with: now) }
+            }
         }
     }
 
     /// Returns a connection to the pool, handing it to the longest waiter if there is one.
     func checkIn(_ connection: PooledConnection) {
+        let (waiter, isClosed): (Waiter?, Bool) = lock.withLock {
+            if state.isClosed { return (nil, true) }
+            if state.waiters.isEmpty {
+                state.idle.append(connection)
+                return (nil, false)
+            }
+            return (state.waiters.removeFirst(), false)
+        }
         if isClosed {
             Task { await connection.close() }
-        } else if waiters.isEmpty {
-            idle.append(connection)
         } else {
-            waiters.removeFirst().continuation.resume(returning: connection)
+            waiter?.continuation.resume(returning: connection)
         }
     }
 
     private func expire(_ id: UInt64) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        let waiter = waiters.remove(at: index)
-        waiter.continuation.resume(
+        let waiter: Waiter? = lock.withLock {
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(
             throwing: PostgresSessionStoreError.poolTimeout(
                 "All \(size) connections of the session store stayed busy for longer than the lock timeout; "
                     + "try again, or give the store a larger pool."))
@@ -62,11 +116,15 @@ actor ConnectionPool {
 
     /// Closes the idle connections now and the others when they come back; later calls fail.
     func close() async {
-        isClosed = true
+        let (waiters, idle): ([Waiter], [PooledConnection]) = lock.withLock {
+            state.isClosed = true
+            defer {
+                state.waiters = []
+                state.idle = []
+            }
+            return (state.waiters, state.idle)
+        }
         for waiter in waiters { waiter.continuation.resume(throwing: PostgresSessionStoreError.closed()) }
-        waiters = []
-        let closing = idle
-        idle = []
-        for connection in closing { await connection.close() }
+        for connection in idle { await connection.close() }
     }
 }
