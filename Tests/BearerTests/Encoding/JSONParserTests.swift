@@ -34,6 +34,7 @@ struct JSONParserTests {
     func byteOrderMarkAndHugeNumbers() throws {
         #expect(try JSONParser.parse(Data([0xEF, 0xBB, 0xBF] + Array("[1]".utf8))) == .array([.number(1)]))
         #expect(try Self.parse("[1e400,-1e400]") == .array([.number(.infinity), .number(.infinity)]))
+        #expect(try Self.parse("[1e-400]") == .array([.number(0)]), "below a Double's range is zero")
     }
 
     @Test(
