@@ -9,7 +9,11 @@ guard let server = environment["BEARER_BENCH_SERVER"].flatMap(URL.init(string:))
     exit(64)
 }
 let repeats = Int(environment["BEARER_BENCH_REPEATS"] ?? "") ?? 7
+// BEARER_BENCH_ONLY=coldStart,sha256 runs only the named groups, for profiling one of them.
+let onlyGroups = environment["BEARER_BENCH_ONLY"].map { Set($0.split(separator: ",").map(String.init)) }
 var figures: [Figure] = []
+
+func runs(_ group: String) -> Bool { onlyGroups?.contains(group) ?? true }
 
 @MainActor func report(_ figure: Figure) {
     figures.append(figure)
@@ -22,11 +26,15 @@ var figures: [Figure] = []
 }
 
 do {
-    report(try await Benchmarks.authorize(base: server, repeats: repeats))
-    for figure in try await Benchmarks.concurrentRefresh(base: server, repeats: repeats) { report(figure) }
-    report(try await Benchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
-    report(try await Benchmarks.coldStart(repeats: repeats))
-    if let bearer = environment["BEARER_BENCH_BEARER"], let floor = environment["BEARER_BENCH_FLOOR"],
+    if runs("authorize") { report(try await Benchmarks.authorize(base: server, repeats: repeats)) }
+    if runs("concurrentRefresh") {
+        for figure in try await Benchmarks.concurrentRefresh(base: server, repeats: repeats) { report(figure) }
+    }
+    if runs("authorizedRequests") {
+        report(try await Benchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
+    }
+    if runs("coldStart") { report(try await Benchmarks.coldStart(repeats: repeats)) }
+    if runs("startup"), let bearer = environment["BEARER_BENCH_BEARER"], let floor = environment["BEARER_BENCH_FLOOR"],
         let python = environment["BEARER_BENCH_PYTHON"]
     {
         for figure in try await Benchmarks.startup(bearer: bearer, floor: floor, python: python, repeats: repeats) {
@@ -34,13 +42,17 @@ do {
         }
     }
     if let postgres = environment["BEARER_BENCH_POSTGRES"], let worker = environment["BEARER_BENCH_FLEET_WORKER"] {
-        report(try await PostgresBenchmarks.restore(connection: postgres, base: server, repeats: repeats))
-        for figure in try await PostgresBenchmarks.fleetRefresh(connection: postgres, worker: worker, base: server) {
-            report(figure)
+        if runs("postgresRestore") {
+            report(try await PostgresBenchmarks.restore(connection: postgres, base: server, repeats: repeats))
+        }
+        if runs("postgresFleet") {
+            for figure in try await PostgresBenchmarks.fleetRefresh(connection: postgres, worker: worker, base: server) {
+                report(figure)
+            }
         }
     }
-    for figure in try await Benchmarks.migrations(repeats: repeats) { report(figure) }
-    report(try await Benchmarks.sha256(repeats: max(3, repeats / 2)))
+    if runs("migrations") { for figure in try await Benchmarks.migrations(repeats: repeats) { report(figure) } }
+    if runs("sha256") { report(try await Benchmarks.sha256(repeats: max(3, repeats / 2))) }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

@@ -16,13 +16,13 @@ import Testing
 /// every exit code, the loopback listener's edge cases, the device flow, and concurrent processes.
 @Suite("End to end: the bearer tool", .serialized, .enabled(if: TestServer.isConfigured, TestServer.skipReason))
 struct CommandLineEndToEndTests {
-    private let client = "bearer-cli"
+    let client = "bearer-cli"
 
-    private func issuer() throws -> String {
+    func issuer() throws -> String {
         try TestServer.issuer.absoluteString
     }
 
-    private func login(
+    func login(
         _ tool: BearerTool, client: String? = nil, scope: String = "openid email drive.readonly", extra: [String] = []
     )
         async throws -> ChildProcess.Result
@@ -36,7 +36,7 @@ struct CommandLineEndToEndTests {
     }
 
     /// Every token value the profile has held, to check outputs against.
-    private func secrets(_ tool: BearerTool, profile: String = "default") async throws -> [String] {
+    func secrets(_ tool: BearerTool, profile: String = "default") async throws -> [String] {
         let state = try await tool.store.load(key: profile)
         return [state?.accessToken?.value, state?.refreshToken?.value, state?.idToken?.value].compactMap { $0 }
     }
@@ -203,106 +203,6 @@ struct CommandLineEndToEndTests {
             try JSONDecoder().decode([String: JSONValue].self, from: status.stdout)["sign_in_required"] == true)
     }
 
-    @Test("The listener ignores other paths, answers POST with 400, survives a hang-up, then takes the redirect")
-    func listenerEdgeCases() async throws {
-        let tool = BearerTool()
-        defer { tool.cleanUp() }
-        let running = try tool.start([
-            "login", "--issuer", try issuer(), "--allow-insecure-loopback", "--client-id", client, "--scope",
-            "openid email",
-            "--no-open", "--timeout", "60",
-        ])
-        let text = try await running.waitForStderr(containing: "press Ctrl-C")
-        let authorizeURL = try #require(
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http") }
-        )
-        let callback = try #require(
-            text.firstMatch(of: /(http:\/\/127\.0\.0\.1:\d+)\/callback/).map { String($0.output.1) }
-        )
-
-        let favicon = try await TestServer.transport.send(
-            URLRequest(url: try #require(URL(string: callback + "/favicon.ico"))))
-        #expect(favicon.1.statusCode == 404)
-        var post = URLRequest(url: try #require(URL(string: callback + "/callback?code=x&state=y")))
-        post.httpMethod = "POST"
-        #expect(try await TestServer.transport.send(post).1.statusCode == 400)
-        try RawConnection.connectAndHangUp(to: callback)
-
-        let page = try await Browser.authorizeAsAlice(authorizeURL)
-        #expect(page.contains("close this tab"))
-        #expect(!page.contains("code"))
-        let result = await running.finish()
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("Signed in as alice@example.com"))
-    }
-
-    @Test("The listener gives up after --timeout with a clear message")
-    func listenerTimeout() async throws {
-        let tool = BearerTool()
-        defer { tool.cleanUp() }
-        let result = try await tool.run([
-            "login", "--issuer", try issuer(), "--allow-insecure-loopback", "--client-id", client, "--scope", "email",
-            "--no-open", "--timeout", "1",
-        ])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains("No answer came from the browser in time"))
-        #expect(try await tool.store.load(key: "default") == nil)
-    }
-
-    @Test("An http issuer is refused without --allow-insecure-loopback")
-    func insecureIssuerRefused() async throws {
-        let tool = BearerTool()
-        defer { tool.cleanUp() }
-        let result = try await tool.run(["login", "--issuer", try issuer(), "--client-id", client, "--scope", "email"])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--allow-insecure-loopback"))
-    }
-
-    @Test("The device flow: code printed, approved with form posts, session saved; denial is reported")
-    func deviceFlow() async throws {
-        let tool = BearerTool()
-        defer { tool.cleanUp() }
-        for approve in [true, false] {
-            let running = try tool.start([
-                "login", "--device", "--issuer", try issuer(), "--allow-insecure-loopback", "--client-id",
-                "bearer-device",
-                "--scope", "openid email drive.readonly", "--no-open",
-            ])
-            let text = try await running.waitForStderr(containing: "enter the code")
-            let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            let index = try #require(lines.firstIndex { $0.contains("enter the code") })
-            let userCode = try #require(lines.dropFirst(index + 1).first)
-            _ = try await running.waitForStderr(containing: "Waiting for approval")
-            try await Browser.approveDevice(userCode: userCode, approve: approve)
-            let result = await running.finish()
-            if approve {
-                #expect(result.status == 0, "\(result.stderr)")
-                #expect(result.stderr.contains("Signed in as alice@example.com"))
-                let token = try await tool.run(["token"])
-                #expect(token.status == 0)
-            } else {
-                #expect(result.status == 1)
-                #expect(result.stderr.contains("access_denied"))
-            }
-        }
-    }
-
-    @Test("add-scopes upgrades the session through the browser; asking again is a no-op")
-    func addScopes() async throws {
-        let tool = BearerTool()
-        defer { tool.cleanUp() }
-        #expect(try await login(tool, scope: "openid email").status == 0)
-        let add = try await tool.run(["add-scopes", "drive.readonly", "--open-with", try Browser.command])
-        #expect(add.status == 0, "\(add.stderr)")
-        #expect(add.stderr.contains("include_granted_scopes=true"))
-        #expect(add.stderr.contains("login_hint=alice%40example.com"))
-        let curl = try await tool.run(["curl", try TestServer.url("/drive/v3/about?fields=user").absoluteString])
-        #expect(curl.status == 0)
-        let again = try await tool.run(["add-scopes", "email", "drive.readonly"])
-        #expect(again.status == 0)
-        #expect(again.stderr.contains("already granted"))
-    }
-
     @Test("8 concurrent bearer token processes on an expired session: one refresh, all succeed")
     func concurrentTokenProcesses() async throws {
         let tool = BearerTool()
@@ -322,90 +222,5 @@ struct CommandLineEndToEndTests {
         #expect(tokens.count == 1, "every process printed the same fresh token")
         #expect(try await TestServer.tokenRequests(client: client, grantType: "refresh_token") == before + 1)
         #expect(try await tool.store.load(key: "default")?.refreshToken != state.refreshToken)
-    }
-
-    @Test("migrate and export: a session exported in either legacy format imports onto the loopback server and works")
-    func migrateRoundTrip() async throws {
-        let tool = BearerTool()
-        defer { tool.cleanUp() }
-        #expect(try await login(tool).status == 0)
-        for (format, exportFormat) in [("gtmoauth2", "gtmoauth2"), ("gtmappauth", "gtmappauth")] {
-            let exported = try await tool.run(["export", "--format", exportFormat])
-            let file = tool.configDirectory.appendingPathComponent("exported-\(format)")
-            try exported.stdout.write(to: file)
-            var arguments = ["migrate", "--from", format, file.path, "--profile", format, "--allow-insecure-loopback"]
-            if format == "gtmoauth2" { arguments += ["--issuer", try issuer(), "--client-id", client] }
-            let migrated = try await tool.run(arguments)
-            #expect(migrated.status == 0, "\(format): \(migrated.stderr)")
-            #expect(FileManager.default.fileExists(atPath: file.path), "the legacy file is left in place")
-            let token = try await tool.run(["token", "--profile", format])
-            #expect(token.status == 0, "\(format): \(token.stderr)")
-            // The import refreshed with the grant's refresh token, which rotated: keep the default
-            // profile on the newest one before the next export.
-            let rotated = try #require(try await tool.store.load(key: format))
-            var current = try #require(try await tool.store.load(key: "default"))
-            current.refreshToken = rotated.refreshToken
-            try await tool.store.save(current, key: "default")
-            let again = try await tool.run(arguments)
-            #expect(again.status == 64)
-            #expect(again.stderr.contains("--force"))
-            #expect(try await tool.run(arguments + ["--force"]).status == 0)
-        }
-    }
-
-    @Test("migrate reads gcloud credentials and GoogleSignIn items, and status shows them without tokens")
-    func migrateGoogleFormats() async throws {
-        let tool = BearerTool()
-        defer { tool.cleanUp() }
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("BearerMigrationTests/Fixtures")
-        let adc = try await tool.run([
-            "migrate", "--from", "adc", fixtures.appendingPathComponent("adc-authorized-user.json").path,
-        ])
-        #expect(adc.status == 0, "\(adc.stderr)")
-        let text = { (name: String) throws -> String in
-            String(decoding: try Data(contentsOf: fixtures.appendingPathComponent(name)), as: UTF8.self)
-        }
-        let fingerprint = try text("googlesignin-fingerprint.txt")
-        let items = [
-            "fingerprint": fingerprint,
-            fingerprint: try text("googlesignin-persistence.txt"),
-            fingerprint + "~~atrp": try text("googlesignin-atrp.txt"),
-        ]
-        let export = tool.configDirectory.appendingPathComponent("googlesignin.json")
-        try JSONEncoder().encode(items).write(to: export)
-        let signIn = try await tool.run(["migrate", "--from", "googlesignin", export.path, "--profile", "gsi"])
-        #expect(signIn.status == 0, "\(signIn.stderr)")
-        let status = try await tool.run(["status", "--profile", "gsi", "--json"])
-        let object = try JSONDecoder().decode([String: JSONValue].self, from: status.stdout)
-        #expect(object["email"] == "fixture.user@example.com")
-        #expect(object["issuer"] == "https://accounts.google.com")
-        #expect(object["expires_at"] == .null)
-        #expect(!status.output.contains("fixture-refresh-token") && !status.output.contains("fixture-access-token"))
-    }
-}
-
-/// Opens a TCP connection to a loopback URL's port and closes it without sending anything.
-enum RawConnection {
-    static func connectAndHangUp(to base: String) throws {
-        let url = try #require(URL(string: base))
-        let port = try #require(url.port)
-        #if canImport(Darwin)
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        #expect(connected == 0)
     }
 }

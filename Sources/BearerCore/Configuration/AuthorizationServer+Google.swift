@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension AuthorizationServer {
     /// Whether this is Google's authorization server: its issuer is that of ``google``.

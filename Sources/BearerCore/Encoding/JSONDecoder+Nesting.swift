@@ -1,4 +1,8 @@
-package import Foundation
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
 
 extension JSONDecoder {
     /// The deepest nesting of arrays and objects read; Foundation's decoder refuses deeper input.
@@ -40,10 +44,14 @@ extension JSONDecoder {
 
     /// Whether the brackets of `data` outside strings nest at most ``nestingLimit`` deep.
     package static func nestsWithinLimit(_ data: Data) -> Bool {
+        data.withUnsafeBytes { nestsWithinLimit($0) }
+    }
+
+    private static func nestsWithinLimit(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var depth = 0
         var inString = false
         var escaped = false
-        for byte in data {
+        for byte in bytes {
             if inString {
                 if escaped {
                     escaped = false

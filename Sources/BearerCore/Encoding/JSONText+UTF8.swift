@@ -15,7 +15,12 @@ package enum JSONText {
     /// U+10FFFF) without a NUL byte. JSON never holds a raw NUL (RFC 8259 §7 requires control
     /// characters to be escaped), and a NUL is what makes Foundation read UTF-16 or UTF-32.
     package static func isUTF8(_ data: Data) -> Bool {
-        var iterator = data.makeIterator()
+        data.withUnsafeBytes { isUTF8($0) }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 without a NUL byte, as the `Data` overload says.
+    package static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var iterator = bytes.makeIterator()
         while let lead = iterator.next() {
             switch lead {
             case 0x00:
@@ -43,7 +48,9 @@ package enum JSONText {
         return true
     }
 
-    private static func continuation(_ iterator: inout Data.Iterator, in range: ClosedRange<UInt8>) -> Bool {
+    private static func continuation(_ iterator: inout UnsafeRawBufferPointer.Iterator, in range: ClosedRange<UInt8>)
+        -> Bool
+    {
         guard let byte = iterator.next() else { return false }
         return range.contains(byte)
     }

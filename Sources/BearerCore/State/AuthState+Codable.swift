@@ -161,12 +161,11 @@ extension AuthState: Codable {
     /// Reads a session serialized by ``encoded()``.
     ///
     /// - Parameter data: The envelope.
-    /// - Throws: ``BearerError/Kind/unreadableSession`` or ``BearerError/Kind/unreadableSession``.
+    /// - Throws: ``BearerError/Kind/unreadableSession`` when the text is not JSON Bearer reads (see
+    ///   the UTF-8 and nesting rules of stored JSON), or does not hold a session this release reads.
     public init(encoded data: Data) throws {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
         do {
-            self = try decoder.decodeRefusingDeepNesting(AuthState.self, from: data)
+            self = try JSONValueDecoder.decode(AuthState.self, from: data)
         } catch let error as BearerError {
             throw error
         } catch {
@@ -180,6 +179,7 @@ extension AuthState: Codable {
     /// Describes a decoding error by its coding path only, so no stored value is echoed.
     private static func describe(_ error: any Error) -> String {
         if let bearerError = error as? BearerError { return bearerError.kind.description }
+        if let failure = error as? JSONParser.Failure { return failure.description }
         if let encodingError = error as? EncodingError, case .invalidValue(_, let context) = encodingError {
             return "bad value at \(path(context.codingPath))"
         }

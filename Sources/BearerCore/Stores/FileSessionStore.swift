@@ -30,6 +30,8 @@ public struct FileSessionStore: SessionStore {
     /// is a few kilobytes).
     public static let reservedSpace = 65_536
 
+    /// The folder's path, made once: every call names a file in it.
+    private let directoryPath: String
     private let locks = AsyncKeyedLock()
     private let reservations = SpaceReservations()
 
@@ -40,6 +42,7 @@ public struct FileSessionStore: SessionStore {
     ///   - lockTimeout: How long to wait for a lock held by another process (60 s by default).
     public init(directory: URL, lockTimeout: Duration = .seconds(60)) {
         self.directory = directory
+        self.directoryPath = directory.path
         self.lockTimeout = lockTimeout
     }
 
@@ -49,8 +52,13 @@ public struct FileSessionStore: SessionStore {
     /// - Returns: The file's URL.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` for any other key.
     public func fileURL(for key: String) throws -> URL {
+        URL(fileURLWithPath: try filePath(for: key), isDirectory: false)
+    }
+
+    /// The path of ``fileURL(for:)``, without making a URL.
+    package func filePath(for key: String) throws -> String {
         try Self.checkKey(key)
-        return directory.appendingPathComponent(key + ".json", isDirectory: false)
+        return directoryPath.hasSuffix("/") ? directoryPath + key + ".json" : directoryPath + "/" + key + ".json"
     }
 
     /// Reads the session saved under `key`.
@@ -68,7 +76,7 @@ public struct FileSessionStore: SessionStore {
     ///
     /// - Throws: As ``load(key:)``.
     package func loadWithoutSuspending(key: String) throws -> AuthState? {
-        let path = try fileURL(for: key).path
+        let path = try filePath(for: key)
         guard let bytes = try POSIXFile.readSecret(at: path) else { return nil }
         do {
             return try AuthState(encoded: bytes)
@@ -82,16 +90,16 @@ public struct FileSessionStore: SessionStore {
     /// Under ``withExclusiveAccess(to:_:)``, the first save writes into the space reserved when
     /// the lock was taken.
     public func save(_ state: AuthState, key: String) async throws {
-        let url = try fileURL(for: key)
+        let path = try filePath(for: key)
         let data = try state.encoded()
-        try POSIXFile.createDirectory(at: directory.path)
+        try POSIXFile.createDirectory(at: directoryPath)
         let reservation = await reservations.take(key)
-        try POSIXFile.writeAtomically(data, to: url.path, directory: directory.path, into: reservation)
+        try POSIXFile.writeAtomically(data, to: path, directory: directoryPath, into: reservation)
     }
 
     /// Removes the session file of `key`.
     public func remove(key: String) async throws {
-        try POSIXFile.remove(at: try fileURL(for: key).path, directory: directory.path)
+        try POSIXFile.remove(at: try filePath(for: key), directory: directoryPath)
     }
 
     /// The keys of the session files in ``directory``, sorted; empty when the folder does not exist.
@@ -125,10 +133,10 @@ public struct FileSessionStore: SessionStore {
         to key: String,
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
-        let path = try fileURL(for: key).path
-        try POSIXFile.createDirectory(at: directory.path)
+        let path = try filePath(for: key)
+        try POSIXFile.createDirectory(at: directoryPath)
         let lockPath = directory.appendingPathComponent("." + key + ".lock", isDirectory: false).path
-        let (timeout, folder, reservations) = (lockTimeout, directory.path, self.reservations)
+        let (timeout, folder, reservations) = (lockTimeout, directoryPath, self.reservations)
         return try await locks.withLock(key) {
             let lock = try await POSIXFile.lockExclusively(at: lockPath, timeout: timeout)
             defer { lock.unlock() }

@@ -62,28 +62,21 @@ enum POSIXFile {
     /// opened without blocking, so a FIFO or a device planted as the session file is refused
     /// instead of hanging the reader.
     static func readSecret(at path: String) throws -> Data? {
-        var found = stat()
-        if lstat(path, &found) != 0 {
-            if errno == ENOENT { return nil }
-            throw failure("inspect", path)
-        }
-        try checkTrustedFolder(parent(of: path) ?? ".")
-        switch found.st_mode & mode_t(S_IFMT) {
-        case mode_t(S_IFREG): break
-        case mode_t(S_IFLNK):
-            throw BearerError.insecureStorage("\(path) is a symbolic link; session files must be regular files.")
-        default:
-            throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
-        }
+        // O_NOFOLLOW refuses a symbolic link (ELOOP) and O_NONBLOCK keeps a FIFO from blocking the
+        // open; fstat below refuses anything but a regular file before a byte is read.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP {
                 throw BearerError.insecureStorage("\(path) is a symbolic link; session files must be regular files.")
             }
+            if errno == ENXIO || errno == EOPNOTSUPP {  // a socket, or a device without its driver
+                throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
+            }
             throw failure("open", path)
         }
         defer { close(descriptor) }
+        try checkTrustedFolder(parent(of: path) ?? ".")
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
         guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
@@ -96,8 +89,10 @@ enum POSIXFile {
                     + "Run: chmod 600 '\(path)' — and consider the session compromised if others could read it."
             )
         }
+        // A buffer as large as the file was (a session is a few kilobytes), so one read usually
+        // takes it all and a second finds its end.
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 16_384)
+        var buffer = [UInt8](repeating: 0, count: min(max(Int(clamping: status.st_size) + 1, 512), 65_536))
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {

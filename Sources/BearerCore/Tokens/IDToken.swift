@@ -27,13 +27,10 @@ public struct IDToken: Sendable, Hashable {
                 "The ID token has \(segments.count) segments; a signed JWT has 3 (RFC 7515 §7.1)."
             )
         }
-        guard let header = Base64URL.decode(segments[0]),
-            (try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: header)) != nil
-        else {
+        guard let header = Base64URL.decode(segments[0]), case .object? = try? JSONParser.parse(header) else {
             throw BearerError.invalidIDToken("The ID token's header is not base64url-encoded JSON.")
         }
-        guard let payload = Base64URL.decode(segments[1]),
-            let claims = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: payload)
+        guard let payload = Base64URL.decode(segments[1]), case .object(let claims)? = try? JSONParser.parse(payload)
         else {
             throw BearerError.invalidIDToken("The ID token's payload is not base64url-encoded JSON.")
         }

@@ -50,12 +50,22 @@ struct StoredNumberTests {
         }
     }
 
-    @Test("A stored unknown field holding a number that cannot be read is dropped, and the session reads back the same")
+    @Test("A stored unknown field holding a number too large for a Double is dropped; the session reads back the same")
     func unreadableNumberIsDropped() throws {
         let text = String(decoding: try Self.patched("accessTokenLifetime", "3600"), as: UTF8.self)
-        let data = Data(text.replacingOccurrences(of: "{", with: #"{"additionalParameters":{"x":[1.],"y":2},"#).utf8)
+        let data = Data(text.replacingOccurrences(of: "{", with: #"{"additionalParameters":{"x":[1e400],"y":2},"#).utf8)
         let state = try AuthState(encoded: data)
+        #expect(state.additionalParameters == ["y": .number(2)])
         #expect(try AuthState(encoded: try state.encoded()) == state)
+    }
+
+    @Test("A stored number outside JSON's grammar (1.) makes the file unreadable, naming only the byte offset")
+    func malformedNumberIsRefused() throws {
+        let text = String(decoding: try Self.patched("accessTokenLifetime", "3600"), as: UTF8.self)
+        let data = Data(text.replacingOccurrences(of: "{", with: #"{"additionalParameters":{"x":[1.]},"#).utf8)
+        let error = #expect(throws: BearerError.self) { try AuthState(encoded: data) }
+        #expect(error?.kind == .unreadableSession)
+        #expect(error?.reason.contains("at byte 32") == true, "\(String(describing: error))")
     }
 
     @Test("An unexplained 400 from the token endpoint says the server refused, not that the URL is wrong")

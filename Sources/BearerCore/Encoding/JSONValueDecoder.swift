@@ -1,0 +1,137 @@
+#if canImport(FoundationEssentials)
+    package import FoundationEssentials
+#else
+    package import Foundation
+#endif
+
+/// Decodes `Decodable` types from a ``JSONValue`` read by ``JSONParser``, with the conventions
+/// `AuthState.encoded()` writes with: dates as seconds since 1970, URLs as strings, data as
+/// base64. Errors are `DecodingError`s with the coding path, as Foundation's decoder throws.
+package struct JSONValueDecoder: Decoder {
+    /// The value being decoded.
+    let value: JSONValue
+    /// The keys that led to the container holding the value.
+    private let parentPath: [any CodingKey]
+    /// The value's key in that container, if it has one.
+    private let key: (any CodingKey)?
+
+    /// The keys that led to the value; made only when asked (for a container or an error).
+    package var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
+    /// Nothing: Bearer's types take no options.
+    package var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(_ value: JSONValue, parentPath: [any CodingKey], key: (any CodingKey)?) {
+        self.value = value
+        self.parentPath = parentPath
+        self.key = key
+    }
+
+    /// Parses `data` with ``JSONParser`` and decodes a `type` from it.
+    ///
+    /// - Parameters:
+    ///   - type: The type to decode.
+    ///   - data: The JSON text.
+    /// - Returns: The value.
+    /// - Throws: ``JSONParser/Failure`` when the text is not JSON Bearer reads; `DecodingError`
+    ///   when it does not hold a `type`.
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try JSONValueDecoder(try JSONParser.parse(data), parentPath: [], key: nil).decodeValue(type)
+    }
+
+    /// Decodes a `type` from this value, reading the types Foundation's decoder treats specially
+    /// (`Date`, `URL`, `Data`) as it does with the strategies Bearer uses.
+    func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        if type == JSONValue.self, let value = value as? T { return value }
+        if type == Date.self, let date = Date(timeIntervalSince1970: try decodeNumber(Double.self)) as? T {
+            return date
+        }
+        if type == URL.self {
+            guard let url = URL(string: try decode(String.self)) as? T else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Not a valid URL."))
+            }
+            return url
+        }
+        if type == Data.self {
+            guard let data = Data(base64Encoded: try decode(String.self)) as? T else {
+                throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Not base64."))
+            }
+            return data
+        }
+        return try T(from: self)
+    }
+
+    func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {
+        DecodingError.typeMismatch(
+            type, .init(codingPath: codingPath, debugDescription: "Expected \(expected), found \(value.kindName)."))
+    }
+
+    func decodeNumber<T: BinaryFloatingPoint>(_ type: T.Type) throws -> T {
+        guard case .number(let number) = value else { throw mismatch(type, "a number") }
+        return T(number)
+    }
+
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+        guard case .number(let number) = value else { throw mismatch(type, "a number") }
+        guard let integer = T(exactly: number) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath, debugDescription: "The number does not fit \(type)."))
+        }
+        return integer
+    }
+
+    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard case .object(let members) = value else { throw mismatch([String: Any].self, "an object") }
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+    }
+
+    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard case .array(let elements) = value else { throw mismatch([Any].self, "an array") }
+        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+    }
+
+    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+}
+
+extension JSONValueDecoder: SingleValueDecodingContainer {
+    package func decodeNil() -> Bool { value == .null }
+
+    package func decode(_ type: Bool.Type) throws -> Bool {
+        guard case .bool(let bool) = value else { throw mismatch(type, "true or false") }
+        return bool
+    }
+
+    package func decode(_ type: String.Type) throws -> String {
+        guard case .string(let string) = value else { throw mismatch(type, "a string") }
+        return string
+    }
+
+    package func decode(_ type: Double.Type) throws -> Double { try decodeNumber(type) }
+    package func decode(_ type: Float.Type) throws -> Float { try decodeNumber(type) }
+    package func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type) }
+    package func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
+    package func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
+    package func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
+    package func decode(_ type: Int64.Type) throws -> Int64 { try decodeInteger(type) }
+    package func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type) }
+    package func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type) }
+    package func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type) }
+    package func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
+    package func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
+    package func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+}
+
+extension JSONValue {
+    /// The kind of value, for decoding errors: never the value itself.
+    var kindName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
