@@ -55,7 +55,7 @@ struct PostgresSessionStoreTests {
         #expect(
             columns == [
                 "key text", "state bytea", "sealed boolean", "updated_at timestamp with time zone", "lease_owner text",
-                "lease_until timestamp with time zone",
+                "lease_taken_at timestamp with time zone", "lease_until timestamp with time zone",
             ])
         let sql = PostgresSessionStore.schemaSQL(table: "other_table")
         #expect(sql.contains("CREATE TABLE IF NOT EXISTS other_table ("))
