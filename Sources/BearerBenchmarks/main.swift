@@ -46,7 +46,8 @@ do {
             report(try await PostgresBenchmarks.restore(connection: postgres, base: server, repeats: repeats))
         }
         if runs("postgresFleet") {
-            for figure in try await PostgresBenchmarks.fleetRefresh(connection: postgres, worker: worker, base: server) {
+            for figure in try await PostgresBenchmarks.fleetRefresh(connection: postgres, worker: worker, base: server)
+            {
                 report(figure)
             }
         }

@@ -142,7 +142,7 @@ struct PostgresSessionStoreTests {
             #expect(error?.kind == .poolTimeout)
             #expect(error?.isTransient == true)
         }
-        #expect(try await store.load(key: "k") == StoreFixtures.state(), "the pool works again once the lock is released")
+        #expect(try await store.load(key: "k") == StoreFixtures.state(), "the pool works once the lock is released")
         await store.close()
     }
 }
