@@ -60,6 +60,10 @@ extension AuthSession {
     }
 
     private func runHoldingLock() async throws -> AuthState {
+        // Entered before the refresh is sent and left when the run ends, which is right after the
+        // refresh's outcome is saved (the next step delivers or fails), or when it failed.
+        var section: (any RefreshCriticalSection)?
+        defer { section?.leave() }
         try await reloadHoldingLock()
         while true {
             switch machine.nextStepHoldingLock(at: clock.now(), leeway: configuration.refreshLeeway) {
@@ -70,6 +74,10 @@ extension AuthSession {
             case .save(let state):
                 try await save(state)
             case .refresh(let state):
+                if section == nil {
+                    section = configuration.refreshCriticalSection
+                    section?.enter()
+                }
                 let refreshed: AuthState
                 do {
                     refreshed = try await state.refreshed(
