@@ -33,6 +33,9 @@ do {
             report(figure)
         }
     }
+    if let bearer = environment["BEARER_BENCH_BEARER"] {
+        report(try await Benchmarks.refreshWindow(bearer: bearer, base: server, repeats: repeats))
+    }
     for figure in try await Benchmarks.migrations(repeats: repeats) { report(figure) }
     report(try await Benchmarks.sha256(repeats: max(3, repeats / 2)))
 } catch {
