@@ -1,0 +1,103 @@
+import Bearer
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Ctrl-C, SIGTERM and SIGHUP sent to `bearer token` at random moments of its refreshes against
+/// django-oauth-toolkit, which rotates refresh tokens and revokes the whole grant when a retired
+/// one is used again: a signal that arrives while a refresh is out or unsaved is held until the
+/// new session is saved, and then ends the tool as that signal, so the session is never lost.
+///
+/// Stock django-oauth-toolkit cannot be made slow, so each round waits for the space the tool
+/// reserves when it takes the session's lock (a `.tmp` file beside the session), just before it
+/// sends the refresh, and sends the signal a random 0 to 60 ms later: before, during or after the
+/// refresh.
+@Suite(
+    "End to end: signals during a refresh", .serialized, .enabled(if: TestServer.isConfigured, TestServer.skipReason)
+)
+struct SignalEndToEndTests {
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    @Test("A signal during a refresh ends the tool as that signal, after the rotated token is saved")
+    func signalsDuringRefresh() async throws {
+        let tool = BearerTool()
+        defer { tool.cleanUp() }
+        let login = try await tool.run([
+            "login", "--issuer", try TestServer.issuer.absoluteString, "--allow-insecure-loopback", "--client-id",
+            "bearer-public", "--scope", "openid email", "--open-with", try Browser.command,
+        ])
+        try #require(login.status == 0, "\(login.stderr)")
+        var generator = SystemRandomNumberGenerator()
+        var held = 0
+        for round in 0..<30 {
+            let signal = Self.signals[round % Self.signals.count]
+            var state = try #require(try await tool.store.load(key: "default"), "round \(round): the file is readable")
+            state.accessTokenExpiresAt = Date(timeIntervalSince1970: 0)
+            try await tool.store.save(state, key: "default")
+            try removeTemporaryFiles(tool)
+
+            let running = try tool.start(["token"])
+            try await waitForReservation(tool)
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...60_000, using: &generator)))
+            running.send(signal)
+            if round % 4 == 3 {
+                // A second Ctrl-C, as an impatient user sends.
+                try await Task.sleep(for: .milliseconds(2))
+                running.send(SIGINT)
+            }
+            let result = await running.finish()
+
+            let after = try #require(try await tool.store.load(key: "default"), "round \(round): the file is readable")
+            let wasHeld = result.stderr.contains("received; stopping once the refresh under way is saved")
+            if let ended = result.signal {
+                #expect(ended == signal, "round \(round): ended by \(ended), not by the \(signal) sent first")
+            } else {
+                #expect(result.status == 0, "round \(round): exit \(result.status): \(result.stderr)")
+                #expect(!result.output.isEmpty, "round \(round): a token was printed")
+            }
+            if wasHeld {
+                held += 1
+                #expect(result.signal == signal, "round \(round): a held signal ends the tool as itself")
+                #expect(after.refreshToken != state.refreshToken, "round \(round): the rotated token was saved")
+            }
+            // The stored refresh token still works: refresh with it here, and keep the answer.
+            let refreshed: AuthState
+            do {
+                refreshed = try await after.refreshed(using: TestServer.transport)
+            } catch {
+                Issue.record("round \(round): the stored refresh token was refused (\(error)); the grant is lost")
+                return
+            }
+            try await tool.store.save(refreshed, key: "default")
+        }
+        #expect(held > 0, "no signal arrived during a refresh in 30 rounds, so none was held")
+        let last = try await tool.run(["token"])
+        #expect(last.status == 0, "\(last.stderr)")
+    }
+
+    /// Waits until the tool has taken the session's lock and reserved the space of its save.
+    private func waitForReservation(_ tool: BearerTool) async throws {
+        for _ in 0..<10_000 {
+            if try temporaryFiles(tool).isEmpty == false { return }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        Issue.record("bearer token never took the session's lock")
+    }
+
+    private func temporaryFiles(_ tool: BearerTool) throws -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: tool.configDirectory.path)) ?? []
+        return names.filter { $0.hasSuffix(".tmp") }
+    }
+
+    /// Removes the reservations of tools that a signal ended before they released them.
+    private func removeTemporaryFiles(_ tool: BearerTool) throws {
+        for name in try temporaryFiles(tool) {
+            try? FileManager.default.removeItem(at: tool.configDirectory.appendingPathComponent(name))
+        }
+    }
+}
