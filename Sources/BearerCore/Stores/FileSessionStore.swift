@@ -84,8 +84,10 @@ public struct FileSessionStore: SessionStore {
     public func save(_ state: AuthState, key: String) async throws {
         let url = try fileURL(for: key)
         let data = try state.encoded()
-        try POSIXFile.createDirectory(at: directory.path)
         let reservation = await reservations.take(key)
+        // A reservation was made in the folder, created and checked, when the lock was taken: a
+        // refresh's save goes straight to the write.
+        if reservation == nil { try POSIXFile.createDirectory(at: directory.path) }
         try POSIXFile.writeAtomically(data, to: url.path, directory: directory.path, into: reservation)
     }
 
