@@ -65,6 +65,9 @@ final class ChildProcess: @unchecked Sendable {
 
     var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
 
+    /// Whether the process has not ended yet.
+    var isRunning: Bool { process.isRunning }
+
     /// Kills the process with SIGKILL, as a crash or a power cut would.
     func kill() {
         send(SIGKILL)
