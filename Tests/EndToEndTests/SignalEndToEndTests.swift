@@ -22,6 +22,7 @@ import Testing
 )
 struct SignalEndToEndTests {
     private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    private static let names: [Int32: String] = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"]
 
     @Test("A signal during a refresh ends the tool as that signal, after the rotated token is saved")
     func signalsDuringRefresh() async throws {
@@ -44,25 +45,32 @@ struct SignalEndToEndTests {
             let running = try tool.start(["token"])
             try await waitForReservation(tool, running)
             try await Task.sleep(for: .microseconds(Int.random(in: 0...60_000, using: &generator)))
-            running.send(signal)
-            if round % 4 == 3 {
-                // A second Ctrl-C, as an impatient user sends.
-                try await Task.sleep(for: .milliseconds(2))
-                running.send(SIGINT)
+            // Every fourth round a second Ctrl-C follows, as an impatient user sends.
+            let sent = round % 4 == 3 ? [signal, SIGINT] : [signal]
+            for (index, number) in sent.enumerated() {
+                if index > 0 { try await Task.sleep(for: .milliseconds(2)) }
+                running.send(number)
             }
             let result = await running.finish()
 
             let after = try #require(try await tool.store.load(key: "default"), "round \(round): the file is readable")
-            let wasHeld = result.stderr.contains("received; stopping once the refresh under way is saved")
+            // The first signal the tool received, by the name its message gives.
+            let heldName = result.stderr.split(separator: "\n").first {
+                $0.contains("received; stopping once the refresh under way is saved")
+            }?.split(separator: " ").dropFirst().first
             if let ended = result.signal {
-                #expect(ended == signal, "round \(round): ended by \(ended), not by the \(signal) sent first")
+                #expect(sent.contains(ended), "round \(round): ended by \(ended), which was not sent")
             } else {
                 #expect(result.status == 0, "round \(round): exit \(result.status): \(result.stderr)")
                 #expect(!result.output.isEmpty, "round \(round): a token was printed")
             }
-            if wasHeld {
+            if let heldName {
                 held += 1
-                #expect(result.signal == signal, "round \(round): a held signal ends the tool as itself")
+                // Two signals 2 ms apart may reach the tool's threads in either order on a busy
+                // machine; the tool ends by the one it received first.
+                #expect(
+                    result.signal.flatMap { Self.names[$0] } == String(heldName),
+                    "round \(round): a held signal ends the tool as itself")
                 #expect(after.refreshToken != state.refreshToken, "round \(round): the rotated token was saved")
             }
             // The stored refresh token still works: refresh with it here, and keep the answer.
