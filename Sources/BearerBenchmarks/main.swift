@@ -41,6 +41,9 @@ do {
             report(figure)
         }
     }
+    if runs("refreshWindow"), let bearer = environment["BEARER_BENCH_BEARER"] {
+        report(try await Benchmarks.refreshWindow(bearer: bearer, base: server, repeats: repeats))
+    }
     if let postgres = environment["BEARER_BENCH_POSTGRES"], let worker = environment["BEARER_BENCH_FLEET_WORKER"] {
         if runs("postgresRestore") {
             report(try await PostgresBenchmarks.restore(connection: postgres, base: server, repeats: repeats))

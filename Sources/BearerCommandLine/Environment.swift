@@ -8,6 +8,12 @@ package struct CommandEnvironment: Sendable {
     package var local: LocalEnvironment
     /// Sends HTTP requests.
     package var transport: any HTTPTransport
+    /// The longest an exchange with the token endpoint may take: `$BEARER_HTTP_TIMEOUT` seconds
+    /// (30), the default transport's deadline.
+    package var requestDeadline: Duration
+    /// Told when each refresh is sent and when its outcome is saved: the `bearer-full` executable
+    /// passes a ``SignalDeferral``; `nil` (the default) handles no signal.
+    package var refreshCriticalSection: (any RefreshCriticalSection)?
 
     /// Creates an environment.
     ///
@@ -30,6 +36,7 @@ package struct CommandEnvironment: Sendable {
             ?? 30
         self.local = LocalEnvironment(variables: variables, console: console, clock: clock)
         self.transport = transport ?? URLSessionTransport(timeout: timeout)
+        self.requestDeadline = .milliseconds(Int64(timeout * 1000))
     }
 
     /// Environment variables.

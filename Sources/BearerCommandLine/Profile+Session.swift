@@ -13,15 +13,18 @@ extension Profile {
     /// `*.googleapis.com` for Google, the issuer's host for other servers, and the hosts added with
     /// `--allow-host`; over https, or loopback http if the profile was set up so.
     ///
-    /// - Parameter transport: Sends the session's requests.
-    func session(using transport: any HTTPTransport) async throws -> AuthSession {
+    /// Its refreshes tell the environment's ``CommandEnvironment/refreshCriticalSection``.
+    ///
+    /// - Parameter environment: The transport for its requests and the critical section of its refreshes.
+    func session(in environment: CommandEnvironment) async throws -> AuthSession {
         let state = try await load()
         var configuration = AuthSession.Configuration.recommended(for: state.server)
         configuration.allowedHosts = AllowedHosts.list(for: state)
+        configuration.refreshCriticalSection = environment.refreshCriticalSection
         let session = try await AuthSession.restore(
             key: name,
             from: store,
-            transport: transport,
+            transport: environment.transport,
             clock: environment.clock,
             configuration: configuration
         )

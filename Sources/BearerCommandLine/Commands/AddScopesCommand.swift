@@ -26,7 +26,7 @@ enum AddScopesCommand: Command {
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let scopes = arguments.positionals.flatMap(Scopes.parse)
         _ = try SignInOptions.timeout(arguments, command: "add-scopes")
-        let session = try await Profile(arguments, environment).session(using: environment.transport)
+        let session = try await Profile(arguments, environment).session(in: environment)
         let port = try SignInOptions.port(arguments, remembered: await session.state, command: "add-scopes")
         let agent = try SignInOptions.agent(arguments, port: port, command: "add-scopes", console: environment.console)
         switch try await session.addScopes(scopes, using: agent) {

@@ -55,7 +55,7 @@ enum CurlCommand: Command {
                 header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces), forHTTPHeaderField: name)
         }
         let profile = try Profile(arguments, environment)
-        let session = try await profile.session(using: environment.transport)
+        let session = try await profile.session(in: environment)
         let (data, response): (Data, HTTPURLResponse)
         do {
             (data, response) = try await session.data(for: request)

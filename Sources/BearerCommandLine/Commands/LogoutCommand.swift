@@ -33,7 +33,7 @@ enum LogoutCommand: Command {
             console.say("Profile \(profile.name) has no session; nothing to sign out of.")
             return .success
         }
-        let outcome = try await profile.session(using: environment.transport).disconnect()
+        let outcome = try await profile.session(in: environment).disconnect()
         switch outcome {
         case .revoked:
             console.say(

@@ -6,7 +6,7 @@ import Foundation
 extension TokenCommand: Command {
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let minimumLifetime = try minimumLifetime(arguments)
-        let session = try await Profile(arguments, environment).session(using: environment.transport)
+        let session = try await Profile(arguments, environment).session(in: environment)
         var token = try await session.validAccessToken()
         if let minimumLifetime {
             var state = await session.state

@@ -60,6 +60,10 @@ extension AuthSession {
     }
 
     private func runHoldingLock() async throws -> AuthState {
+        // Entered before the refresh is sent and left when the run ends, which is right after the
+        // refresh's outcome is saved (the next step delivers or fails), or when it failed.
+        var section: (any RefreshCriticalSection)?
+        defer { section?.leave() }
         try await reloadHoldingLock()
         while true {
             switch machine.nextStepHoldingLock(at: clock.now(), leeway: configuration.refreshLeeway) {
@@ -72,6 +76,15 @@ extension AuthSession {
             case .refresh(let state):
                 let refreshed: AuthState
                 do {
+                    // Nothing is sent for a session that could not be encoded for its save, which
+                    // would lose a rotated refresh token. Encoding it here also does the encoder's
+                    // first-use work in this process (about 0.25 ms of type metadata and conformance
+                    // lookups) before the request, not between the answer and its save.
+                    _ = try state.encoded()
+                    if section == nil {
+                        section = configuration.refreshCriticalSection
+                        section?.enter()
+                    }
                     refreshed = try await state.refreshed(
                         using: transport,
                         additionalParameters: configuration.additionalRefreshParameters(state),

@@ -92,8 +92,10 @@ public struct FileSessionStore: SessionStore {
     public func save(_ state: AuthState, key: String) async throws {
         let path = try filePath(for: key)
         let data = try state.encoded()
-        try POSIXFile.createDirectory(at: directoryPath)
         let reservation = await reservations.take(key)
+        // A reservation was made in the folder, created and checked, when the lock was taken: a
+        // refresh's save goes straight to the write.
+        if reservation == nil { try POSIXFile.createDirectory(at: directoryPath) }
         try POSIXFile.writeAtomically(data, to: path, directory: directoryPath, into: reservation)
     }
 

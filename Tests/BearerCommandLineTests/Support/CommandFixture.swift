@@ -13,15 +13,21 @@ struct CommandFixture {
         transport = RecordingTransport(replies: replies)
     }
 
-    /// Runs `bearer arguments…` and returns its exit code and what it wrote.
-    func run(_ arguments: [String], variables: [String: String] = [:]) async -> (status: Int32, output: Capture) {
+    /// Runs `bearer arguments…` and returns its exit code and what it wrote; with `sections`, the
+    /// refreshes' critical sections and the requests are recorded there.
+    func run(
+        _ arguments: [String],
+        variables: [String: String] = [:],
+        sections: CriticalSectionRecorder? = nil
+    ) async -> (status: Int32, output: Capture) {
         let capture = Capture()
-        let environment = CommandEnvironment(
+        var environment = CommandEnvironment(
             variables: variables.merging(["BEARER_CONFIG_DIR": folder.path]) { _, fixed in fixed },
             console: capture.console,
-            transport: transport,
+            transport: sections?.recording(transport) ?? transport,
             clock: .fixed(Date(timeIntervalSince1970: 1_800_000_000))
         )
+        environment.refreshCriticalSection = sections
         return (await BearerCommandLine.run(arguments, environment: environment), capture)
     }
 

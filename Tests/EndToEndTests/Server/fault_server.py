@@ -9,7 +9,10 @@
     POST /control/fault      ?mode=MODE  the fault to inject into every following token request
     GET  /control/valid      ?token=REFRESH_TOKEN  {"valid": true|false}
     GET  /resource           200 for a current access token, else 401 invalid_token
-    GET  /control/stats      {"token_requests": n}
+    GET  /control/stats      {"token_requests": n, "last_answer_sent_at": t}: t is when the last byte of
+                             the latest 200 refresh answer was handed to the socket, in seconds of
+                             CLOCK_MONOTONIC (which every process on the machine shares), for the
+                             benchmark of the window between an answer and its save
 
 Modes: ok, http500, http503 (Retry-After: 2), timeout (no answer for 60 s), reset (connection
 reset), html200, truncated, error200, invalid_grant, invalid_client, slow_down, huge (a 64 MiB
@@ -37,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 lock = threading.Lock()
 mode = "ok"
 requests_seen = 0
+last_answer_sent_at = None  # time.monotonic() after the last byte of the latest 200 refresh answer
 refresh_tokens = {}  # token -> {"successor": token or None, "retired": bool}
 access_tokens = {}  # token -> refresh token it came with
 accept_any_token = False
@@ -106,7 +110,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, {"valid": is_valid(self.query().get("token", ""))})
         elif path == "/control/stats":
             with lock:
-                self.send(200, {"token_requests": requests_seen})
+                self.send(200, {"token_requests": requests_seen, "last_answer_sent_at": last_answer_sent_at})
         elif path == "/resource":
             token = self.headers.get("Authorization", "")[len("Bearer "):]
             if accept_any_token and token:
@@ -124,7 +128,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, {"error": "not_found"})
 
     def do_POST(self):
-        global mode, requests_seen
+        global mode, requests_seen, last_answer_sent_at
         length = int(self.headers.get("Content-Length", "0"))
         body = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
         path = urllib.parse.urlparse(self.path).path
@@ -204,6 +208,11 @@ class Handler(BaseHTTPRequestHandler):
                         access, new_refresh = issue(previous=refresh)
             self.send(200, {"access_token": access, "token_type": "Bearer", "expires_in": 3600,
                             "refresh_token": new_refresh})
+            # wfile is unbuffered: the answer's last byte is in the kernel (on loopback, in the
+            # client's receive buffer) once send returns.
+            sent_at = time.monotonic()
+            with lock:
+                last_answer_sent_at = sent_at
 
 
 class Server(ThreadingHTTPServer):

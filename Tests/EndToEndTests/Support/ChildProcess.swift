@@ -10,7 +10,10 @@ import Testing
 /// A child process (`bearer`, the headless browser) whose output is collected while it runs.
 final class ChildProcess: @unchecked Sendable {
     struct Result {
+        /// The exit status, or the number of the signal that ended the process.
         let status: Int32
+        /// The signal that ended the process, or `nil` when it exited.
+        let signal: Int32?
         let stdout: Data
         let stderr: String
         var output: String { String(decoding: stdout, as: UTF8.self) }
@@ -62,9 +65,18 @@ final class ChildProcess: @unchecked Sendable {
 
     var stderr: String { lock.withLock { String(decoding: stderrData, as: UTF8.self) } }
 
+    /// Whether the process has not ended yet.
+    var isRunning: Bool { process.isRunning }
+
     /// Kills the process with SIGKILL, as a crash or a power cut would.
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        send(SIGKILL)
+    }
+
+    /// Sends `signal` to the process, as Ctrl-C, `kill` or a closed terminal would, unless it has
+    /// ended.
+    func send(_ signal: Int32) {
+        if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
     }
 
     /// Waits (polling the collected output) until stderr matches `pattern`, or the process ends.
@@ -91,8 +103,9 @@ final class ChildProcess: @unchecked Sendable {
         }
         return lock.withLock {
             Result(
-                status: process.terminationStatus, stdout: stdoutData,
-                stderr: String(decoding: stderrData, as: UTF8.self))
+                status: process.terminationStatus,
+                signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil,
+                stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
         }
     }
 }
