@@ -129,13 +129,17 @@ struct PostgresSessionStoreTests {
 
     @Test("Callers beyond the pool's size wait their turn, and one that waits past the lock timeout gets poolTimeout")
     func poolWaitsAndTimesOut() async throws {
-        let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .milliseconds(300))
-        try await store.save(StoreFixtures.state(), key: "k")
+        let table = StoreFixtures.uniqueTable()
+        // Waiting its turn: a lock timeout long enough for 20 loads in a row on a loaded machine.
+        let patient = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(30))
+        try await patient.save(StoreFixtures.state(), key: "k")
         let loads = try await withThrowingTaskGroup(of: AuthState?.self) { group in
-            for _ in 0..<20 { group.addTask { try await store.load(key: "k") } }
+            for _ in 0..<20 { group.addTask { try await patient.load(key: "k") } }
             return try await group.reduce(into: [AuthState?]()) { $0.append($1) }
         }
         #expect(loads == Array(repeating: StoreFixtures.state(), count: 20), "every waiter got the connection in turn")
+        await patient.close()
+        let store = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .milliseconds(300))
         try await store.withExclusiveAccess(to: "k") {
             // The one connection holds the lock; another key needs a connection of its own.
             let error = await #expect(throws: PostgresSessionStoreError.self) { try await store.load(key: "other") }
