@@ -198,7 +198,7 @@ package struct JSONParser {
             if byte < 0x80 {
                 index += 1
             } else {
-                try scalar(lead: byte)
+                try scalar()
             }
         }
         guard current != nil else { throw failure("The text ends inside a string") }
@@ -218,35 +218,19 @@ package struct JSONParser {
                 index += 1
             default:
                 let scalarStart = index
-                try scalar(lead: byte)
+                try scalar()
                 utf8.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[scalarStart..<index]))
             }
         }
         throw failure("The text ends inside a string")
     }
 
-    /// Steps over one multi-byte UTF-8 scalar, refusing overlong forms, surrogates and anything
-    /// past U+10FFFF.
-    private mutating func scalar(lead: UInt8) throws {
-        let second: ClosedRange<UInt8>
-        let count: Int
-        switch lead {
-        case 0xC2...0xDF: (second, count) = (0x80...0xBF, 2)
-        case 0xE0: (second, count) = (0xA0...0xBF, 3)
-        case 0xED: (second, count) = (0x80...0x9F, 3)
-        case 0xE1...0xEF: (second, count) = (0x80...0xBF, 3)
-        case 0xF0: (second, count) = (0x90...0xBF, 4)
-        case 0xF4: (second, count) = (0x80...0x8F, 4)
-        case 0xF1...0xF3: (second, count) = (0x80...0xBF, 4)
-        default: throw failure("The text is not UTF-8 (RFC 8259 §8.1)")
-        }
-        guard index + count <= bytes.count, second.contains(bytes[index + 1]) else {
+    /// Steps over one multi-byte UTF-8 scalar, as ``JSONText/scalarLength(in:at:)`` reads it.
+    private mutating func scalar() throws {
+        guard let length = JSONText.scalarLength(in: bytes, at: index) else {
             throw failure("The text is not UTF-8 (RFC 8259 §8.1)")
         }
-        for offset in 2..<count where !(0x80...0xBF).contains(bytes[index + offset]) {
-            throw failure("The text is not UTF-8 (RFC 8259 §8.1)")
-        }
-        index += count
+        index += length
     }
 
     /// Reads the escape after a backslash and appends its UTF-8.

@@ -20,38 +20,34 @@ package enum JSONText {
 
     /// Whether `bytes` are well-formed UTF-8 without a NUL byte, as the `Data` overload says.
     package static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var iterator = bytes.makeIterator()
-        while let lead = iterator.next() {
-            switch lead {
-            case 0x00:
-                return false
-            case 0x01...0x7F:
-                continue
-            case 0xC2...0xDF:
-                guard continuation(&iterator, in: 0x80...0xBF) else { return false }
-            case 0xE0...0xEF:
-                let second: ClosedRange<UInt8> =
-                    lead == 0xE0 ? 0xA0...0xBF : lead == 0xED ? 0x80...0x9F : 0x80...0xBF
-                guard continuation(&iterator, in: second), continuation(&iterator, in: 0x80...0xBF) else {
-                    return false
-                }
-            case 0xF0...0xF4:
-                let second: ClosedRange<UInt8> =
-                    lead == 0xF0 ? 0x90...0xBF : lead == 0xF4 ? 0x80...0x8F : 0x80...0xBF
-                guard continuation(&iterator, in: second), continuation(&iterator, in: 0x80...0xBF),
-                    continuation(&iterator, in: 0x80...0xBF)
-                else { return false }
-            default:
-                return false
-            }
+        var index = 0
+        while index < bytes.count {
+            guard let length = scalarLength(in: bytes, at: index) else { return false }
+            index += length
         }
         return true
     }
 
-    private static func continuation(_ iterator: inout UnsafeRawBufferPointer.Iterator, in range: ClosedRange<UInt8>)
-        -> Bool
-    {
-        guard let byte = iterator.next() else { return false }
-        return range.contains(byte)
+    /// The length in bytes of the well-formed UTF-8 scalar that starts at `index`, or `nil` when
+    /// the bytes there are not one (an overlong form, a surrogate, past U+10FFFF, cut short) or
+    /// are NUL: the one rule both this check and ``JSONParser`` apply.
+    package static func scalarLength(in bytes: UnsafeRawBufferPointer, at index: Int) -> Int? {
+        let lead = bytes[index]
+        let second: ClosedRange<UInt8>
+        let length: Int
+        switch lead {
+        case 0x01...0x7F: return 1
+        case 0xC2...0xDF: (second, length) = (0x80...0xBF, 2)
+        case 0xE0: (second, length) = (0xA0...0xBF, 3)
+        case 0xED: (second, length) = (0x80...0x9F, 3)
+        case 0xE1...0xEF: (second, length) = (0x80...0xBF, 3)
+        case 0xF0: (second, length) = (0x90...0xBF, 4)
+        case 0xF4: (second, length) = (0x80...0x8F, 4)
+        case 0xF1...0xF3: (second, length) = (0x80...0xBF, 4)
+        default: return nil
+        }
+        guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return nil }
+        for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+        return length
     }
 }
