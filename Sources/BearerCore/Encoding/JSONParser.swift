@@ -29,6 +29,9 @@ package struct JSONParser {
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
     private var depth = 0
+    /// The members of the objects being read, innermost last, with where each value starts: an
+    /// object's dictionary is made once its size is known, instead of growing member by member.
+    private var pendingMembers: [(name: String, value: JSONValue, offset: Int)] = []
 
     private init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -93,13 +96,13 @@ package struct JSONParser {
     private mutating func object() throws -> JSONValue {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
+        let first = pendingMembers.count
         while true {
             guard current == UInt8(ascii: "\"") else { throw failure("An object member must start with a name") }
             let name = try string()
@@ -108,9 +111,7 @@ package struct JSONParser {
             index += 1
             skipWhitespace()
             let start = index
-            guard members.updateValue(try value(), forKey: name) == nil else {
-                throw Failure(reason: "An object names the same member twice", offset: start)
-            }
+            pendingMembers.append((name, try value(), start))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -119,11 +120,23 @@ package struct JSONParser {
             case UInt8(ascii: "}"):
                 index += 1
                 depth -= 1
-                return .object(members)
+                return .object(try members(from: first))
             default:
                 throw failure("An object member must be followed by a comma or a closing brace")
             }
         }
+    }
+
+    /// The object whose members were read from `first` on, which are then let go.
+    private mutating func members(from first: Int) throws -> [String: JSONValue] {
+        defer { pendingMembers.removeSubrange(first...) }
+        var members = [String: JSONValue](minimumCapacity: pendingMembers.count - first)
+        for member in pendingMembers[first...] {
+            guard members.updateValue(member.value, forKey: member.name) == nil else {
+                throw Failure(reason: "An object names the same member twice", offset: member.offset)
+            }
+        }
+        return members
     }
 
     private mutating func array() throws -> JSONValue {

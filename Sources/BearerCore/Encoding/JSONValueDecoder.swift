@@ -40,24 +40,78 @@ package struct JSONValueDecoder: Decoder {
 
     /// Decodes a `type` from this value, reading the types Foundation's decoder treats specially
     /// (`Date`, `URL`, `Data`) as it does with the strategies Bearer uses.
+    ///
+    /// The types every saved session holds (its tokens, scopes and string maps) are read straight
+    /// from the value when it has the expected shape; any other shape goes through their own
+    /// `init(from:)`, so errors and their coding paths stay the same either way.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+        // Each direct read casts into `T` where it is made: a helper returning `T?` would look up
+        // the metadata of `Optional<T>` on every call.
+        switch value {
+        case .string(let string):
+            if type == AccessToken.self, let token = AccessToken(string) as? T { return token }
+            if type == RefreshToken.self, let token = RefreshToken(string) as? T { return token }
+            if type == ClientSecret.self, let secret = ClientSecret(string) as? T { return secret }
+        case .array(let elements) where ObjectIdentifier(type) == GenericType.strings:
+            if let strings = Self.strings(elements), let strings = strings as? T { return strings }
+        case .object(let members):
+            if ObjectIdentifier(type) == GenericType.members, let members = members as? T { return members }
+            if ObjectIdentifier(type) == GenericType.stringMembers, let strings = Self.strings(members),
+                let strings = strings as? T
+            {
+                return strings
+            }
+        default:
+            break
+        }
         if type == JSONValue.self, let value = value as? T { return value }
         if type == Date.self, let date = Date(timeIntervalSince1970: try decodeNumber(Double.self)) as? T {
             return date
         }
         if type == URL.self {
-            guard let url = URL(string: try decode(String.self)) as? T else {
+            guard let url = URL(string: try decode(String.self)), let url = url as? T else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Not a valid URL."))
             }
             return url
         }
         if type == Data.self {
-            guard let data = Data(base64Encoded: try decode(String.self)) as? T else {
+            guard let data = Data(base64Encoded: try decode(String.self)), let data = data as? T else {
                 throw DecodingError.dataCorrupted(.init(codingPath: codingPath, debugDescription: "Not base64."))
             }
             return data
         }
         return try T(from: self)
+    }
+
+    /// The generic types read directly. A generic type's metadata is looked up anew wherever it is
+    /// named, so each is looked up once.
+    private enum GenericType {
+        static let strings = ObjectIdentifier([String].self)
+        static let members = ObjectIdentifier([String: JSONValue].self)
+        static let stringMembers = ObjectIdentifier([String: String].self)
+    }
+
+    /// The elements as strings, or `nil` when one is not a string (its own error is then thrown
+    /// by the general path).
+    private static func strings(_ elements: [JSONValue]) -> [String]? {
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .string(let string) = element else { return nil }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// The members as strings, or `nil` when one is not a string.
+    private static func strings(_ members: [String: JSONValue]) -> [String: String]? {
+        var strings: [String: String] = [:]
+        strings.reserveCapacity(members.count)
+        for (name, member) in members {
+            guard case .string(let string) = member else { return nil }
+            strings[name] = string
+        }
+        return strings
     }
 
     func mismatch(_ type: Any.Type, _ expected: String) -> DecodingError {

@@ -35,6 +35,19 @@ extension AuthSession {
             }
         }
 
+        /// Whether the session's server allows plain-http endpoints on loopback addresses.
+        ///
+        /// Its getter is `mutating` only so that the actor reads it in place: reading a non-mutating
+        /// property of its machine copies the whole machine, and this is read for every request.
+        package var allowsInsecureLoopback: Bool {
+            mutating get {
+                switch current {
+                case .idle(let phase), .starting(let phase, _), .running(let phase, _):
+                    phase.state.server.allowsInsecureLoopback
+                }
+            }
+        }
+
         /// Whether the session can authorize requests: not signed out, and `AuthState.canAuthorize`.
         package var canAuthorize: Bool {
             if case .signedOut = phase { return false }
@@ -72,28 +85,30 @@ extension AuthSession {
             case .running(let phase, let run):
                 // The run has decided and only releases the lock: answer from the phase, and start
                 // no second run before it ends.
-                var next = phase
-                let action = Self.answer(need, in: &next, at: now, leeway: leeway)
+                let action = Self.answer(need, in: phase, at: now, leeway: leeway)
                 guard action == .startRun else { return action }
                 return .waitForRun(run.task)
-            case .idle(var phase):
-                let action = Self.answer(need, in: &phase, at: now, leeway: leeway)
-                current = action == .startRun ? .starting(phase, need) : .idle(phase)
+            case .idle(let phase):
+                // Answering leaves the phase as it is, so a delivered state is not written back.
+                let action = Self.answer(need, in: phase, at: now, leeway: leeway)
+                guard action == .startRun else { return action }
+                // A back-off that has ended gives way to the run.
+                if case .backingOff(let state, _, _) = phase {
+                    current = .starting(.saved(state), need)
+                } else {
+                    current = .starting(phase, need)
+                }
                 return action
             }
         }
 
-        private static func answer(_ need: Need, in phase: inout Phase, at now: Date, leeway: TimeInterval)
-            -> TokenAction
-        {
+        private static func answer(_ need: Need, in phase: Phase, at now: Date, leeway: TimeInterval) -> TokenAction {
             switch phase {
             case .saved(let state):
                 return need.isServed(by: state, at: now, leeway: leeway) ? .deliver(state) : .startRun
             case .backingOff(let state, let until, let failure):
                 guard !need.isServed(by: state, at: now, leeway: leeway) else { return .deliver(state) }
-                guard now >= until else { return .fail(failure) }
-                phase = .saved(state)
-                return .startRun
+                return now >= until ? .startRun : .fail(failure)
             case .unsaved, .signInRequired, .signedOut:
                 return .startRun
             }

@@ -45,24 +45,18 @@ extension AuthState: Codable {
                 )
             }
             let storedError = try container.decodeIfPresent(StoredError.self, forKey: .signInRequiredError)
-            for key in [CodingKeys.accessTokenExpiresAt, .refreshTokenExpiresAt, .accessTokenLifetime] {
-                // Range-checked before any conversion that could trap (a date of 1e300 seconds).
-                guard let seconds = try container.decodeIfPresent(Double.self, forKey: key) else { continue }
-                guard seconds.isFinite, abs(seconds) <= Self.largestStoredSeconds else {
-                    throw BearerError.unreadableSession(
-                        "The saved session's \(key.stringValue) is out of range; it was not changed. Sign in again "
-                            + "to replace it."
-                    )
-                }
-            }
+            let accessTokenExpiresAt = try Self.checkedDate(container, .accessTokenExpiresAt)
+            let refreshTokenExpiresAt = try Self.checkedDate(container, .refreshTokenExpiresAt)
+            let accessTokenLifetime = try Self.checkedSeconds(
+                container.decodeIfPresent(TimeInterval.self, forKey: .accessTokenLifetime), .accessTokenLifetime)
             self.init(
                 server: try container.decode(AuthorizationServer.self, forKey: .server),
                 client: try container.decode(Client.self, forKey: .client),
                 accessToken: try container.decodeIfPresent(AccessToken.self, forKey: .accessToken),
-                accessTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .accessTokenExpiresAt),
-                accessTokenLifetime: try container.decodeIfPresent(TimeInterval.self, forKey: .accessTokenLifetime),
+                accessTokenExpiresAt: accessTokenExpiresAt,
+                accessTokenLifetime: accessTokenLifetime,
                 refreshToken: try container.decodeIfPresent(RefreshToken.self, forKey: .refreshToken),
-                refreshTokenExpiresAt: try container.decodeIfPresent(Date.self, forKey: .refreshTokenExpiresAt),
+                refreshTokenExpiresAt: refreshTokenExpiresAt,
                 idToken: try container.decodeIfPresent(IDToken.self, forKey: .idToken),
                 idTokenRejection: try container.decodeIfPresent(StoredRejection.self, forKey: .idTokenRejection)
                     .map { BearerError.invalidIDToken($0.reason) },
@@ -94,6 +88,27 @@ extension AuthState: Codable {
                     + "to replace it."
             )
         }
+    }
+
+    /// A stored date, refused when out of range: nothing that reads the session later (an expiry
+    /// turned into whole seconds) may meet a date of 1e300 seconds, which would trap.
+    private static func checkedDate(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws
+        -> Date?
+    {
+        let date = try container.decodeIfPresent(Date.self, forKey: key)
+        _ = try checkedSeconds(date?.timeIntervalSince1970, key)
+        return date
+    }
+
+    private static func checkedSeconds(_ seconds: Double?, _ key: CodingKeys) throws -> Double? {
+        guard let seconds else { return nil }
+        guard seconds.isFinite, abs(seconds) <= largestStoredSeconds else {
+            throw BearerError.unreadableSession(
+                "The saved session's \(key.stringValue) is out of range; it was not changed. Sign in again "
+                    + "to replace it."
+            )
+        }
+        return seconds
     }
 
     /// Encodes the session in the current envelope version.
@@ -132,7 +147,7 @@ extension AuthState: Codable {
         }
     }
 
-    /// Serializes the session as JSON (sorted keys, dates as seconds since 1970).
+    /// Serializes the session as JSON (sorted keys, slashes unescaped, dates as seconds since 1970).
     ///
     /// The fields of token responses that Bearer does not interpret are kept within limits (see
     /// ``additionalParameters``); should they still fail to encode, the session is written without them,
@@ -143,7 +158,8 @@ extension AuthState: Codable {
     ///   cannot be encoded (a date or number that JSON cannot hold).
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        // Unescaped slashes keep every URL on the readers' fast path (no escapes to undo).
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
         if let data = try? encoder.encode(self) { return data }
         var trimmed = self

@@ -15,62 +15,128 @@ public struct AuthState: Sendable, Hashable {
     public static let defaultRefreshLeeway: TimeInterval = 60
 
     /// The authorization server.
-    public var server: AuthorizationServer
+    public var server: AuthorizationServer {
+        get { storage.fields.server }
+        set { fields.server = newValue }
+    }
     /// The client.
-    public var client: Client
+    public var client: Client {
+        get { storage.fields.client }
+        set { fields.client = newValue }
+    }
     /// The current access token, if any. An empty token counts as none: it is never stamped on a
     /// request, and the session refreshes or asks for a new sign-in instead.
     public var accessToken: AccessToken? {
-        get { storedAccessToken }
-        set { storedAccessToken = Self.usable(newValue) }
+        get { storage.fields.accessToken }
+        set { fields.accessToken = Self.usable(newValue) }
     }
-    private var storedAccessToken: AccessToken?
     /// When the access token expires, computed at receipt; `nil` when the server did not say.
     /// Kept at a value that a saved session reads back exactly (see `AuthState.storable(_:)`).
     public var accessTokenExpiresAt: Date? {
-        get { storedAccessTokenExpiresAt }
-        set { storedAccessTokenExpiresAt = newValue.map(Self.storable) }
+        get { storage.fields.accessTokenExpiresAt }
+        set { fields.accessTokenExpiresAt = newValue.map(Self.storable) }
     }
-    private var storedAccessTokenExpiresAt: Date?
     /// The access token's lifetime as received (`expires_in`), used to shorten the leeway for
     /// short-lived tokens.
-    public var accessTokenLifetime: TimeInterval?
+    public var accessTokenLifetime: TimeInterval? {
+        get { storage.fields.accessTokenLifetime }
+        set { fields.accessTokenLifetime = newValue }
+    }
     /// The refresh token, if any.
-    public var refreshToken: RefreshToken?
+    public var refreshToken: RefreshToken? {
+        get { storage.fields.refreshToken }
+        set { fields.refreshToken = newValue }
+    }
     /// When the refresh token stops working, from the server's `refresh_token_expires_in` (Google's
     /// time-limited grants); `nil` when the server did not say. From then on the session needs a
     /// new sign-in and no refresh is sent. Kept at a value a saved session reads back exactly.
     public var refreshTokenExpiresAt: Date? {
-        get { storedRefreshTokenExpiresAt }
-        set { storedRefreshTokenExpiresAt = newValue.map(Self.storable) }
+        get { storage.fields.refreshTokenExpiresAt }
+        set { fields.refreshTokenExpiresAt = newValue.map(Self.storable) }
     }
-    private var storedRefreshTokenExpiresAt: Date?
     /// The latest ID token that passed its checks, if any. A refresh whose answer has no ID token
     /// keeps this one only while it has not expired.
-    public var idToken: IDToken?
+    public var idToken: IDToken? {
+        get { storage.fields.idToken }
+        set { fields.idToken = newValue }
+    }
     /// Why the ID token of the last refresh was not kept, when it failed a check (a server clock
     /// off by more than the allowed skew, a wrong audience); `nil` when it passed or none came.
     /// The refreshed tokens were saved all the same.
-    public var idTokenRejection: BearerError?
+    public var idTokenRejection: BearerError? {
+        get { storage.fields.idTokenRejection }
+        set { fields.idTokenRejection = newValue }
+    }
     /// The scopes the server granted.
-    public var grantedScopes: [String]
+    public var grantedScopes: [String] {
+        get { storage.fields.grantedScopes }
+        set { fields.grantedScopes = newValue }
+    }
     /// The scopes the app asked for.
-    public var requestedScopes: [String]
+    public var requestedScopes: [String] {
+        get { storage.fields.requestedScopes }
+        set { fields.requestedScopes = newValue }
+    }
     /// Who signed in, from the ID token.
-    public var user: User?
+    public var user: User? {
+        get { storage.fields.user }
+        set { fields.user = newValue }
+    }
     /// Set when the grant is gone: the user must sign in again. Sticky: saved with the session and
     /// cleared only by a new sign-in. It is the server's `invalid_grant` (or another error that
     /// requires a sign-in), `invalid_grant` without an HTTP status when the refresh token's
     /// `refresh_token_expires_in` has passed, or `login_required` without an HTTP status when a
     /// refreshed ID token names another user (the new tokens are kept, so signing out revokes them).
-    public var signInRequiredError: OAuthError?
+    public var signInRequiredError: OAuthError? {
+        get { storage.fields.signInRequiredError }
+        set { fields.signInRequiredError = newValue }
+    }
     /// The fields of the last token answer that Bearer does not interpret, as they came (AppAuth's
     /// `additionalParameters`), such as a server's `server_code`: `state.additionalParameters["server_code"]?.stringValue`.
     /// At most 16 KiB of JSON, no field nested more than 16 levels deep, are kept.
-    public package(set) var additionalParameters: [String: JSONValue]
+    public package(set) var additionalParameters: [String: JSONValue] {
+        get { storage.fields.additionalParameters }
+        set { fields.additionalParameters = newValue }
+    }
     /// Values that other formats carry and Bearer keeps so it can write them back (for example a
     /// migrated GTMOAuth2 session's `serviceProvider`). Never a credential.
-    public var metadata: [String: String]
+    public var metadata: [String: String] {
+        get { storage.fields.metadata }
+        set { fields.metadata = newValue }
+    }
+
+    /// What a session holds, kept once behind a reference that is never changed: a copy of a
+    /// session (and each session handed to a caller is one) costs one reference count, not one for
+    /// every token, URL and string in it. A change makes a new storage.
+    private struct Fields: Sendable, Hashable {
+        var server: AuthorizationServer
+        var client: Client
+        var accessToken: AccessToken?
+        var accessTokenExpiresAt: Date?
+        var accessTokenLifetime: TimeInterval?
+        var refreshToken: RefreshToken?
+        var refreshTokenExpiresAt: Date?
+        var idToken: IDToken?
+        var idTokenRejection: BearerError?
+        var grantedScopes: [String]
+        var requestedScopes: [String]
+        var user: User?
+        var signInRequiredError: OAuthError?
+        var additionalParameters: [String: JSONValue]
+        var metadata: [String: String]
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    private var fields: Fields {
+        get { storage.fields }
+        set { storage = Storage(newValue) }
+    }
 
     /// Creates a session from its parts (used when restoring or migrating sessions).
     ///
@@ -107,21 +173,25 @@ public struct AuthState: Sendable, Hashable {
         additionalParameters: [String: JSONValue] = [:],
         metadata: [String: String] = [:]
     ) {
-        self.server = server
-        self.client = client
-        self.storedAccessToken = Self.usable(accessToken)
-        self.storedAccessTokenExpiresAt = accessTokenExpiresAt.map(Self.storable)
-        self.accessTokenLifetime = accessTokenLifetime
-        self.refreshToken = refreshToken
-        self.storedRefreshTokenExpiresAt = refreshTokenExpiresAt.map(Self.storable)
-        self.idToken = idToken
-        self.idTokenRejection = idTokenRejection
-        self.grantedScopes = grantedScopes
-        self.requestedScopes = requestedScopes
-        self.user = user
-        self.signInRequiredError = signInRequiredError
-        self.additionalParameters = additionalParameters
-        self.metadata = metadata
+        storage = Storage(
+            Fields(
+                server: server,
+                client: client,
+                accessToken: Self.usable(accessToken),
+                accessTokenExpiresAt: accessTokenExpiresAt.map(Self.storable),
+                accessTokenLifetime: accessTokenLifetime,
+                refreshToken: refreshToken,
+                refreshTokenExpiresAt: refreshTokenExpiresAt.map(Self.storable),
+                idToken: idToken,
+                idTokenRejection: idTokenRejection,
+                grantedScopes: grantedScopes,
+                requestedScopes: requestedScopes,
+                user: user,
+                signInRequiredError: signInRequiredError,
+                additionalParameters: additionalParameters,
+                metadata: metadata
+            )
+        )
     }
 
     /// `token`, or `nil` when it is empty or not an RFC 6750 `b64token` (see ``B64Token``): such a
@@ -172,6 +242,16 @@ public struct AuthState: Sendable, Hashable {
         case (true, true):
             return true
         }
+    }
+
+    /// Whether two sessions hold the same values.
+    public static func == (lhs: AuthState, rhs: AuthState) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// Hashes the session's values.
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
     }
 
     /// Whether the user must sign in again before this session can be used.

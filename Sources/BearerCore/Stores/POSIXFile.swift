@@ -48,11 +48,14 @@ enum POSIXFile {
 
     /// The folder that contains `path`, or `nil` for a root or a single relative component.
     private static func parent(of path: String) -> String? {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/"), trimmed != "/" else { return nil }
-        let parent = trimmed[..<slash]
-        return parent.isEmpty ? "/" : String(parent)
+        let bytes = Array(path.utf8)
+        let slash = UInt8(ascii: "/")
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == slash { end -= 1 }
+        guard end > 0, !(end == 1 && bytes[0] == slash), let last = bytes[..<end].lastIndex(of: slash) else {
+            return nil
+        }
+        return last == 0 ? "/" : String(decoding: bytes[..<last], as: UTF8.self)
     }
 
     /// Reads a file that must be private to its owner, the current user, in a folder
@@ -76,32 +79,37 @@ enum POSIXFile {
             throw failure("open", path)
         }
         defer { close(descriptor) }
-        try checkTrustedFolder(parent(of: path) ?? ".")
+        let user = geteuid()
+        try checkTrustedFolder(parent(of: path) ?? ".", user: user)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
         guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
             throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
         }
-        try checkOwner(status, of: path, what: "The session file")
+        try checkOwner(status, of: path, what: "The session file", user: user)
         guard status.st_mode & 0o077 == 0 else {
             throw BearerError.insecureStorage(
                 "\(path) can be read or written by other users (mode \(String(status.st_mode & 0o777, radix: 8))). "
                     + "Run: chmod 600 '\(path)' — and consider the session compromised if others could read it."
             )
         }
-        // A buffer as large as the file was (a session is a few kilobytes), so one read usually
-        // takes it all and a second finds its end.
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: min(max(Int(clamping: status.st_size) + 1, 512), 65_536))
+        // Read straight into the result, sized one byte past the file as it was (a session is a
+        // few kilobytes), so one read usually takes it all and a second finds its end.
+        var data = Data(count: min(max(Int(clamping: status.st_size) + 1, 512), 65_536))
+        var filled = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if filled == data.count { data.count += min(data.count, 1 << 20) }
+            let count = data.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure("read", path)
             }
             if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
+            filled += count
         }
+        data.count = filled
         return data
     }
 
@@ -180,10 +188,10 @@ enum POSIXFile {
     /// - Returns: The folder's status.
     /// - Throws: ``BearerError/Kind/insecureStorage`` naming the command that fixes it.
     @discardableResult
-    static func checkTrustedFolder(_ path: String) throws -> stat {
+    static func checkTrustedFolder(_ path: String, user: uid_t = geteuid()) throws -> stat {
         var status = stat()
         guard stat(path, &status) == 0 else { throw failure("inspect", path) }
-        guard status.st_uid == geteuid() else {
+        guard status.st_uid == user else {
             throw BearerError.insecureStorage(
                 "The folder \(path) belongs to another user (uid \(status.st_uid)), who could read or replace the "
                     + "sessions in it; nothing was read or written. Move it away (mv '\(path)' '\(path).untrusted') "
@@ -199,9 +207,9 @@ enum POSIXFile {
         return status
     }
 
-    /// Checks that a file belongs to the current user.
-    static func checkOwner(_ status: stat, of path: String, what: String) throws {
-        guard status.st_uid == geteuid() else {
+    /// Checks that a file belongs to the current user, `user`.
+    static func checkOwner(_ status: stat, of path: String, what: String, user: uid_t = geteuid()) throws {
+        guard status.st_uid == user else {
             throw BearerError.insecureStorage(
                 "\(what) \(path) belongs to another user (uid \(status.st_uid)); nothing was read or written. "
                     + "Remove it (rm '\(path)') and run the command again."

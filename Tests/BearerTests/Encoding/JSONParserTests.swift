@@ -111,6 +111,45 @@ struct JSONValueDecoderTests {
         #expect(sample.data == Data([1, 2, 3]))
     }
 
+    private struct Held: Decodable, Equatable {
+        var access: AccessToken
+        var refresh: RefreshToken?
+        var secret: ClientSecret
+        var scopes: [String]
+        var labels: [String: String]
+        var extra: [String: JSONValue]
+    }
+
+    @Test("The types a session holds, read without Decoder, come out as Foundation's decoder reads them")
+    func directTypes() throws {
+        let text = #"{"access":"a.b","secret":"s","scopes":["x","y"],"labels":{"k":"v"},"extra":{"n":null,"o":[1]}}"#
+        let ours = try JSONValueDecoder.decode(Held.self, from: Data(text.utf8))
+        #expect(ours == (try JSONDecoder().decode(Held.self, from: Data(text.utf8))))
+        #expect(ours.access.value == "a.b" && ours.refresh == nil && ours.scopes == ["x", "y"])
+        #expect(ours.labels == ["k": "v"] && ours.extra == ["n": .null, "o": .array([.number(1)])])
+    }
+
+    @Test(
+        "A held type of the wrong shape fails with the path of the value at fault",
+        arguments: [
+            (#""access":1,"scopes":[],"labels":{}"#, "access"),
+            (#""access":"a","scopes":["x",2],"labels":{}"#, "scopes.1"),
+            (#""access":"a","scopes":[],"labels":{"k":true}"#, "labels.k"),
+            (#""access":"a","scopes":{},"labels":{}"#, "scopes"),
+        ])
+    func directTypeErrors(members: String, path: String) {
+        let text = #"{"secret":"s","extra":{},\#(members)}"#
+        let error = #expect(throws: DecodingError.self) {
+            try JSONValueDecoder.decode(Held.self, from: Data(text.utf8))
+        }
+        guard case .typeMismatch(_, let context) = error else {
+            Issue.record("expected a type mismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(
+            context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".") == path)
+    }
+
     @Test("A wrong type, a fraction read as an integer and a missing key are DecodingErrors with their path")
     func errors() {
         let base = #""date":0,"url":"https://a.example","ratio":1,"extra":{},"data":"""#
