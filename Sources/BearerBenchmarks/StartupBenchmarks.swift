@@ -59,8 +59,12 @@ extension Benchmarks {
             (python, ["-c", script, credentialsFile.path]),
         ]
         var samples = Array(repeating: [Double](), count: programs.count)
-        for round in 0..<(3 + max(repeats * 5, 35)) {
-            for (index, (executable, arguments)) in programs.enumerated() {
+        // Each round starts with the next program, so that each follows every other (google-auth
+        // leaves the caches cold for whichever runs after it) equally often.
+        for round in 0..<(3 + max(repeats * 10, 70)) {
+            for offset in programs.indices {
+                let index = (round + offset) % programs.count
+                let (executable, arguments) = programs[index]
                 let seconds = try Measure.processSeconds(executable, arguments, environment: environment)
                 if round >= 3 { samples[index].append(seconds) }
             }
@@ -72,7 +76,7 @@ extension Benchmarks {
             Figure(
                 name: "bearer token, whole process, fresh session", value: token, unit: "ms",
                 baseline: floorTime, baselineName: floorName, ratio: token / floorTime,
-                target: "≤ 1.5× the floor", meetsTarget: token / floorTime <= 1.5),
+                target: "≤ 1.2× the floor", meetsTarget: token / floorTime <= 1.2),
             Figure(
                 name: "bearer status, whole process", value: status, unit: "ms",
                 baseline: floorTime, baselineName: floorName, ratio: status / floorTime,

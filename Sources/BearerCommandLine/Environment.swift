@@ -18,31 +18,31 @@ package struct CommandEnvironment: Sendable {
     /// Creates an environment.
     ///
     /// - Parameters:
-    ///   - variables: Environment variables.
+    ///   - variables: Environment variables; `nil` (the default) for the process's.
     ///   - console: Where output goes.
     ///   - transport: Sends HTTP requests; by default `URLSession` with a timeout of
     ///     `$BEARER_HTTP_TIMEOUT` seconds (30).
     ///   - clock: Gives the time.
     package init(
-        variables: [String: String] = ProcessInfo.processInfo.environment,
+        variables: [String: String]? = nil,
         console: Console = .standard,
         transport: (any HTTPTransport)? = nil,
         clock: WallClock = .system
     ) {
+        let local = LocalEnvironment(variables: variables, console: console, clock: clock)
         let timeout =
-            variables["BEARER_HTTP_TIMEOUT"].flatMap(TimeInterval.init).flatMap {
+            local.variables["BEARER_HTTP_TIMEOUT"].flatMap(TimeInterval.init).flatMap {
                 $0.isFinite && $0 > 0 ? min($0, 3600) : nil
             }
             ?? 30
-        self.local = LocalEnvironment(variables: variables, console: console, clock: clock)
+        self.local = local
         self.transport = transport ?? URLSessionTransport(timeout: timeout)
         self.requestDeadline = .milliseconds(Int64(timeout * 1000))
     }
 
     /// Environment variables.
-    package var variables: [String: String] {
-        get { local.variables }
-        set { local.variables = newValue }
+    package var variables: EnvironmentVariables {
+        local.variables
     }
 
     /// Where output goes.

@@ -76,7 +76,7 @@ package struct Console: Sendable {
 
     /// Writes a result line to stdout.
     package func out(_ line: String) {
-        writeOut(Data((line + "\n").utf8))
+        writeOut(Self.lineData(line))
     }
 
     /// Writes bytes to stdout as they are.
@@ -86,7 +86,15 @@ package struct Console: Sendable {
 
     /// Writes a message line to stderr.
     package func say(_ line: String) {
-        writeError(Data((line + "\n").utf8))
+        writeError(Self.lineData(line))
+    }
+
+    /// `line` and a newline as UTF-8. `Data(line.utf8)` would ask the runtime whether the UTF-8
+    /// view is contiguous bytes, a search of every conformance in the binary that `bearer token`
+    /// would pay at each start.
+    private static func lineData(_ line: String) -> Data {
+        var text = line + "\n"
+        return text.withUTF8 { Data(buffer: $0) }
     }
 }
 

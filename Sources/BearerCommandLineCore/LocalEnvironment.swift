@@ -10,7 +10,7 @@ package import BearerCore
 /// output and the time), injectable for tests. ``CommandEnvironment`` adds the network.
 package struct LocalEnvironment: Sendable {
     /// Environment variables.
-    package var variables: [String: String]
+    package var variables: EnvironmentVariables
     /// Where output goes.
     package var console: Console
     /// Gives the time.
@@ -19,35 +19,39 @@ package struct LocalEnvironment: Sendable {
     /// Creates an environment.
     ///
     /// - Parameters:
-    ///   - variables: Environment variables.
+    ///   - variables: Environment variables; `nil` (the default) for the process's.
     ///   - console: Where output goes.
     ///   - clock: Gives the time.
     package init(
-        variables: [String: String] = ProcessInfo.processInfo.environment,
+        variables: [String: String]? = nil,
         console: Console = .standard,
         clock: WallClock = .system
     ) {
-        self.variables = variables
+        self.variables = variables.map(EnvironmentVariables.init) ?? .process
         self.console = console
         self.clock = clock
     }
 
     /// Where sessions live: `$BEARER_CONFIG_DIR`, else `$XDG_CONFIG_HOME/bearer`, else `~/.config/bearer`.
     package var configDirectory: URL {
-        if let explicit = variables["BEARER_CONFIG_DIR"], !explicit.isEmpty {
-            return URL(fileURLWithPath: explicit, isDirectory: true)
-        }
-        if let xdg = variables["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("bearer", isDirectory: true)
-        }
+        URL(fileURLWithPath: configDirectoryPath, isDirectory: true)
+    }
+
+    /// The path of ``configDirectory``, made without a URL.
+    package var configDirectoryPath: String {
+        if let explicit = variables["BEARER_CONFIG_DIR"], !explicit.isEmpty { return explicit }
+        if let xdg = variables["XDG_CONFIG_HOME"], !xdg.isEmpty { return Self.joining(xdg, "bearer") }
         let home =
-            variables["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(".config/bearer", isDirectory: true)
+            variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return Self.joining(home, ".config/bearer")
+    }
+
+    private static func joining(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     /// The store holding every profile.
     package var store: FileSessionStore {
-        FileSessionStore(directory: configDirectory)
+        FileSessionStore(directoryPath: configDirectoryPath)
     }
 }

@@ -20,7 +20,7 @@ package struct Profile {
         name = arguments.value("profile") ?? "default"
         self.environment = environment
         do {
-            _ = try environment.store.fileURL(for: name)
+            try FileSessionStore.checkKey(name)
         } catch {
             throw UsageError("\"\(name)\" is not a valid profile name; use letters, digits and . _ - @ +.")
         }

@@ -2,7 +2,9 @@ extension JSONValueDecoder {
     /// The members of an object, by name.
     struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let members: [String: JSONValue]
-        let codingPath: [any CodingKey]
+        let path: CodingPath?
+
+        var codingPath: [any CodingKey] { path?.keys ?? [] }
 
         var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
 
@@ -13,14 +15,14 @@ extension JSONValueDecoder {
                 throw DecodingError.keyNotFound(
                     key, .init(codingPath: codingPath, debugDescription: "No member \(key.stringValue)."))
             }
-            return JSONValueDecoder(member, parentPath: codingPath, key: key)
+            return JSONValueDecoder(member, parentPath: path, key: key)
         }
 
         /// The member's decoder, or `nil` when the member is missing or `null`: one lookup.
         private func decoderIfPresent(for key: Key) -> JSONValueDecoder? {
             guard let member = members[key.stringValue] else { return nil }
             if case .null = member { return nil }
-            return JSONValueDecoder(member, parentPath: codingPath, key: key)
+            return JSONValueDecoder(member, parentPath: path, key: key)
         }
 
         func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
@@ -74,7 +76,7 @@ extension JSONValueDecoder {
         }
 
         func superDecoder() throws -> any Decoder {
-            JSONValueDecoder(.object(members), parentPath: codingPath, key: nil)
+            JSONValueDecoder(.object(members), parentPath: path, key: nil)
         }
 
         func superDecoder(forKey key: Key) throws -> any Decoder { try decoder(for: key) }
@@ -83,13 +85,15 @@ extension JSONValueDecoder {
     /// The elements of an array, in order.
     struct UnkeyedContainer: UnkeyedDecodingContainer {
         let elements: [JSONValue]
-        let codingPath: [any CodingKey]
+        let path: CodingPath?
         private(set) var currentIndex = 0
 
-        init(elements: [JSONValue], codingPath: [any CodingKey]) {
+        init(elements: [JSONValue], path: CodingPath?) {
             self.elements = elements
-            self.codingPath = codingPath
+            self.path = path
         }
+
+        var codingPath: [any CodingKey] { path?.keys ?? [] }
 
         var count: Int? { elements.count }
         var isAtEnd: Bool { currentIndex >= elements.count }
@@ -108,7 +112,7 @@ extension JSONValueDecoder {
             }
             defer { currentIndex += 1 }
             return JSONValueDecoder(
-                elements[currentIndex], parentPath: codingPath, key: IndexKey(intValue: currentIndex))
+                elements[currentIndex], parentPath: path, key: IndexKey(intValue: currentIndex))
         }
 
         mutating func decodeNil() throws -> Bool {

@@ -10,20 +10,48 @@
 package struct JSONValueDecoder: Decoder {
     /// The value being decoded.
     let value: JSONValue
-    /// The keys that led to the container holding the value.
-    private let parentPath: [any CodingKey]
+    /// The path of the container holding the value.
+    private let parentPath: CodingPath?
     /// The value's key in that container, if it has one.
     private let key: (any CodingKey)?
 
-    /// The keys that led to the value; made only when asked (for a container or an error).
-    package var codingPath: [any CodingKey] { key.map { parentPath + [$0] } ?? parentPath }
+    /// The keys that led to the value; made only when asked (for an error).
+    package var codingPath: [any CodingKey] { path?.keys ?? [] }
     /// Nothing: Bearer's types take no options.
     package var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: JSONValue, parentPath: [any CodingKey], key: (any CodingKey)?) {
+    init(_ value: JSONValue, parentPath: CodingPath?, key: (any CodingKey)?) {
         self.value = value
         self.parentPath = parentPath
         self.key = key
+    }
+
+    /// The path of this value, as a container of it holds it.
+    private var path: CodingPath? {
+        key.map { CodingPath(key: $0, parent: parentPath) } ?? parentPath
+    }
+
+    /// The keys that led to a container, from the container back to the top: each nested
+    /// container adds one link, and the array a `codingPath` is made of only when asked for.
+    final class CodingPath: Sendable {
+        let key: any CodingKey
+        let parent: CodingPath?
+
+        init(key: any CodingKey, parent: CodingPath?) {
+            self.key = key
+            self.parent = parent
+        }
+
+        /// The keys from the top down.
+        var keys: [any CodingKey] {
+            var keys: [any CodingKey] = []
+            var link: CodingPath? = self
+            while let current = link {
+                keys.append(current.key)
+                link = current.parent
+            }
+            return keys.reversed()
+        }
     }
 
     /// Parses `data` with ``JSONParser`` and decodes a `type` from it.
@@ -35,7 +63,7 @@ package struct JSONValueDecoder: Decoder {
     /// - Throws: ``JSONParser/Failure`` when the text is not JSON Bearer reads; `DecodingError`
     ///   when it does not hold a `type`.
     package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try JSONValueDecoder(try JSONParser.parse(data), parentPath: [], key: nil).decodeValue(type)
+        try JSONValueDecoder(try JSONParser.parse(data), parentPath: nil, key: nil).decodeValue(type)
     }
 
     /// Decodes a `type` from this value, reading the types Foundation's decoder treats specially
@@ -135,12 +163,12 @@ package struct JSONValueDecoder: Decoder {
 
     package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: Any].self, "an object") }
-        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+        return KeyedDecodingContainer(KeyedContainer<Key>(members: members, path: path))
     }
 
     package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([Any].self, "an array") }
-        return UnkeyedContainer(elements: elements, codingPath: codingPath)
+        return UnkeyedContainer(elements: elements, path: path)
     }
 
     package func singleValueContainer() throws -> any SingleValueDecodingContainer {

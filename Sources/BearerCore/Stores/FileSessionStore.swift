@@ -22,7 +22,9 @@
 ///   it; a corrupt file is reported by name and left in place.
 public struct FileSessionStore: SessionStore {
     /// The folder holding the session files.
-    public let directory: URL
+    public var directory: URL {
+        givenDirectory ?? URL(fileURLWithPath: directoryPath, isDirectory: true)
+    }
     /// How long ``withExclusiveAccess(to:_:)`` waits for another process to release a lock.
     public var lockTimeout: Duration
 
@@ -32,6 +34,9 @@ public struct FileSessionStore: SessionStore {
 
     /// The folder's path, made once: every call names a file in it.
     private let directoryPath: String
+    /// The folder as the app gave it; `nil` when it gave a path, whose URL is made only when asked
+    /// for (`bearer token` never does).
+    private let givenDirectory: URL?
     private let locks = AsyncKeyedLock()
     private let reservations = SpaceReservations()
 
@@ -41,9 +46,41 @@ public struct FileSessionStore: SessionStore {
     ///   - directory: The folder for session files.
     ///   - lockTimeout: How long to wait for a lock held by another process (60 s by default).
     public init(directory: URL, lockTimeout: Duration = .seconds(60)) {
-        self.directory = directory
+        self.givenDirectory = directory
         self.directoryPath = directory.path
         self.lockTimeout = lockTimeout
+    }
+
+    /// Creates a store in the folder at `path`, without asking a URL for its path when `path` is
+    /// already what that would give: absolute, with no `.` or `..` component, no empty one and no
+    /// trailing slash.
+    package init(directoryPath path: String, lockTimeout: Duration = .seconds(60)) {
+        if Self.isPlainAbsolute(path) {
+            self.givenDirectory = nil
+            self.directoryPath = path
+        } else {
+            let directory = URL(fileURLWithPath: path, isDirectory: true)
+            self.givenDirectory = directory
+            self.directoryPath = directory.path
+        }
+        self.lockTimeout = lockTimeout
+    }
+
+    private static func isPlainAbsolute(_ path: String) -> Bool {
+        guard path.utf8.first == UInt8(ascii: "/"), path.utf8.count > 1 else { return false }
+        // Each component after a slash: its length, and whether it is only dots.
+        var length = 0
+        var onlyDots = true
+        for byte in path.utf8.dropFirst() {
+            if byte == UInt8(ascii: "/") {
+                guard length > 0, !(onlyDots && length <= 2) else { return false }
+                (length, onlyDots) = (0, true)
+            } else {
+                length += 1
+                onlyDots = onlyDots && byte == UInt8(ascii: ".")
+            }
+        }
+        return length > 0 && !(onlyDots && length <= 2)
     }
 
     /// The file that holds the session saved under `key`.
@@ -157,7 +194,11 @@ public struct FileSessionStore: SessionStore {
         }
     }
 
-    private static func checkKey(_ key: String) throws {
+    /// Refuses a key that cannot name a session file: anything but letters, digits and
+    /// `. _ - @ +`, or one starting with a dot.
+    ///
+    /// - Throws: ``BearerError/Kind/invalidConfiguration``.
+    package static func checkKey(_ key: String) throws {
         let allowed = key.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
