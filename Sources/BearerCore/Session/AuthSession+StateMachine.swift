@@ -35,19 +35,6 @@ extension AuthSession {
             }
         }
 
-        /// Whether the session's server allows plain-http endpoints on loopback addresses.
-        ///
-        /// Its getter is `mutating` only so that the actor reads it in place: reading a non-mutating
-        /// property of its machine copies the whole machine, and this is read for every request.
-        package var allowsInsecureLoopback: Bool {
-            mutating get {
-                switch current {
-                case .idle(let phase), .starting(let phase, _), .running(let phase, _):
-                    phase.state.server.allowsInsecureLoopback
-                }
-            }
-        }
-
         /// Whether the session can authorize requests: not signed out, and `AuthState.canAuthorize`.
         package var canAuthorize: Bool {
             if case .signedOut = phase { return false }

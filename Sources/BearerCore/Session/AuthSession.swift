@@ -213,7 +213,7 @@ public actor AuthSession {
         try EndpointSecurity.checkDestination(
             url,
             allowedHosts: configuration.allowedHosts,
-            allowingInsecureLoopback: machine.allowsInsecureLoopback
+            allowingInsecureLoopback: machine.state.server.allowsInsecureLoopback
         )
         return try await freshAccessToken()
     }
