@@ -73,13 +73,13 @@ extension PostgresSessionStore {
     }
 
     func release(_ held: HeldLock) async {
-        let table = self.table
+        let (table, clearLease) = (self.table, clearLeaseStatement)
         let key = held.key
         let owner = held.owner
         do {
             try await held.connection.run(.holdingLock) { connection in
                 try connection.execute(
-                    "UPDATE \(table) SET lease_owner = NULL, lease_taken_at = NULL, lease_until = NULL WHERE key = $1::text AND lease_owner = $2::text",
+                    clearLease,
                     [.text(key), .text(owner)])
                 try connection.execute(
                     "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
@@ -91,9 +91,7 @@ extension PostgresSessionStore {
             await held.connection.discardConnection()
             pool.checkIn(held.connection)
             _ = try? await run(for: nil) { connection in
-                try connection.execute(
-                    "UPDATE \(table) SET lease_owner = NULL, lease_taken_at = NULL, lease_until = NULL WHERE key = $1::text AND lease_owner = $2::text",
-                    [.text(key), .text(owner)])
+                try connection.execute(clearLease, [.text(key), .text(owner)])
             }
         }
     }
@@ -102,17 +100,12 @@ extension PostgresSessionStore {
     /// connections while the row still carries this lock's live lease (see ``leaseIsLive``),
     /// trying for up to twice the lock timeout while the server cannot be reached.
     func saveHoldingLock(_ held: HeldLock, bytes: Data, isSealed: Bool) async throws {
-        let table = self.table
+        let (table, upsert) = (self.table, upsertStatement)
         let key = held.key
         let owner = held.owner
         do {
             try await held.connection.run(.holdingLock) { connection in
-                try connection.execute(
-                    """
-                    INSERT INTO \(table) (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
-                    ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, sealed = EXCLUDED.sealed, updated_at = now()
-                    """,
-                    [.text(key), .bytes(bytes), .bool(isSealed)])
+                try connection.execute(upsert, [.text(key), .bytes(bytes), .bool(isSealed)])
             }
             return
         } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
@@ -142,6 +135,12 @@ extension PostgresSessionStore {
                 "The connection holding the session's lock broke and the session could not be saved again "
                     + "(\(lastError.reason)); the new tokens are kept in memory, unsaved.")
         }
+    }
+
+    /// Clears the lease of the row `$1` if `$2` still owns it.
+    var clearLeaseStatement: String {
+        "UPDATE \(table) SET lease_owner = NULL, lease_taken_at = NULL, lease_until = NULL "
+            + "WHERE key = $1::text AND lease_owner = $2::text"
     }
 
     /// The SQL condition under which a row's lease still holds: until `lease_until`, or, when the

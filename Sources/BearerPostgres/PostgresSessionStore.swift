@@ -95,20 +95,22 @@ public struct PostgresSessionStore: SessionStore {
     public func save(_ state: AuthState, key: String) async throws {
         let bytes = try await sealed(try state.encoded(), key: key)
         let isSealed = sealing != nil
-        let table = self.table
         if let held = heldLock(of: key) {
             try await saveHoldingLock(held, bytes: bytes, isSealed: isSealed)
             return
         }
+        let upsert = upsertStatement
         try await run(for: key) { connection in
-            try connection.execute(
-                """
-                INSERT INTO \(table) (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
-                ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, sealed = EXCLUDED.sealed, updated_at = now()
-                """,
-                [.text(key), .bytes(bytes), .bool(isSealed)]
-            )
+            try connection.execute(upsert, [.text(key), .bytes(bytes), .bool(isSealed)])
         }
+    }
+
+    /// Writes the row `$1` with state `$2` and sealed flag `$3`, inserting it if it is new.
+    var upsertStatement: String {
+        """
+        INSERT INTO \(table) (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
+        ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, sealed = EXCLUDED.sealed, updated_at = now()
+        """
     }
 
     /// Removes the session saved under `key`.
