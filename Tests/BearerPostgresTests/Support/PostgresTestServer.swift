@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A PostgreSQL server of the tests' own, run by `scripts/postgres-server` in a temporary folder
 /// (initdb, then postgres on a Unix socket in that folder) and stopped when the suite ends.
 final class PostgresTestServer: Sendable {
@@ -65,32 +59,11 @@ final class PostgresTestServer: Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs the script without blocking a thread of the cooperative pool: spawned directly and
-    /// waited for on a thread of its own, its output in a file (the server it starts outlives it).
+    /// Runs the script without blocking a thread of the cooperative pool (see ``Spawned``); the
+    /// server it starts outlives it.
     @discardableResult
     private static func run(_ arguments: [String]) async throws -> String {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-pg-\(UUID()).log").path
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let argv = ([script.path] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, script.path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Failure(description: "cannot run \(script.path): error \(spawned)") }
-        let child = pid
-        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            Thread {
-                var status: Int32 = 0
-                while waitpid(child, &status, 0) == -1 && errno == EINTR {}
-                continuation.resume(returning: status)
-            }.start()
-        }
-        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let (status, text) = try await Spawned(script.path, arguments).wait()
         guard status == 0 else {
             throw Failure(description: "scripts/postgres-server \(arguments[0]) failed: \(text)")
         }
