@@ -50,6 +50,25 @@ enum Measure {
     static func processSeconds(_ executable: String, _ arguments: [String], environment: [String: String]) throws
         -> Double
     {
+        var status: Int32 = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        let child = try spawn(executable, arguments, environment: environment, discardingErrors: true)
+        guard waitpid(child, &status, 0) == child else { throw BenchmarkFailure("\(executable) could not be run") }
+        let elapsed = clock.now - start
+        guard status == 0 else {
+            throw BenchmarkFailure("\(executable) \(arguments.joined(separator: " ")) ended with status \(status)")
+        }
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Starts an executable with `posix_spawn`, its standard output discarded (and its errors,
+    /// with `discardingErrors`), with `environment` or else this process's.
+    ///
+    /// - Returns: The child's process id, for `waitpid`.
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, discardingErrors: Bool
+    ) throws -> pid_t {
         #if canImport(Darwin)
             var actions: posix_spawn_file_actions_t?
         #else
@@ -58,23 +77,17 @@ enum Measure {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if discardingErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for word in argv + envp { free(word) } }
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer { for word in argv + (envp ?? []) { free(word) } }
         var child = pid_t()
-        var status: Int32 = 0
-        let clock = ContinuousClock()
-        let start = clock.now
-        guard posix_spawn(&child, executable, &actions, nil, argv, envp) == 0, waitpid(child, &status, 0) == child
-        else {
-            throw BenchmarkFailure("\(executable) could not be run")
-        }
-        let elapsed = clock.now - start
-        guard status == 0 else {
-            throw BenchmarkFailure("\(executable) \(arguments.joined(separator: " ")) ended with status \(status)")
-        }
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let status =
+            if let envp { posix_spawn(&child, executable, &actions, nil, argv, envp) } else {
+                posix_spawn(&child, executable, &actions, nil, argv, environ)
+            }
+        guard status == 0 else { throw BenchmarkFailure("cannot start \(executable)") }
+        return child
     }
 }
 

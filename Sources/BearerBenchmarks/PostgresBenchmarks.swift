@@ -86,7 +86,9 @@ enum PostgresBenchmarks {
             var children: [pid_t] = []
             for _ in 0..<4 {
                 children.append(
-                    try spawn(worker, ["refresh", connection, table, "stale-", "0", "\(sessions)", "16", resource]))
+                    try Measure.spawn(
+                        worker, ["refresh", connection, table, "stale-", "0", "\(sessions)", "16", resource],
+                        discardingErrors: false))
             }
             for child in children {
                 var status: Int32 = 0
@@ -122,23 +124,5 @@ enum PostgresBenchmarks {
             enum CodingKeys: String, CodingKey { case tokenRequests = "token_requests" }
         }
         return try JSONDecoder().decode(Stats.self, from: response.body).tokenRequests
-    }
-
-    private static func spawn(_ executable: String, _ arguments: [String]) throws -> pid_t {
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t?
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var pid = pid_t()
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else {
-            throw BenchmarkFailure("cannot start \(executable)")
-        }
-        return pid
     }
 }
