@@ -95,7 +95,12 @@ public struct FileSessionStore: SessionStore {
     /// The path of ``fileURL(for:)``, without making a URL.
     package func filePath(for key: String) throws -> String {
         try Self.checkKey(key)
-        return directoryPath.hasSuffix("/") ? directoryPath + key + ".json" : directoryPath + "/" + key + ".json"
+        return pathInFolder(key + ".json")
+    }
+
+    /// The path of the file `name` in the folder.
+    private func pathInFolder(_ name: String) -> String {
+        directoryPath.hasSuffix("/") ? directoryPath + name : directoryPath + "/" + name
     }
 
     /// Reads the session saved under `key`.
@@ -147,12 +152,12 @@ public struct FileSessionStore: SessionStore {
     public func keys() async throws -> [String] {
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return []
         } catch {
             throw BearerError.storageFailure(
-                "Cannot list the session folder \(directory.path); check that it exists and can be read.",
+                "Cannot list the session folder \(directoryPath); check that it exists and can be read.",
                 underlyingError: error
             )
         }
@@ -174,7 +179,7 @@ public struct FileSessionStore: SessionStore {
     ) async throws -> Result {
         let path = try filePath(for: key)
         try POSIXFile.createDirectory(at: directoryPath)
-        let lockPath = directory.appendingPathComponent("." + key + ".lock", isDirectory: false).path
+        let lockPath = pathInFolder("." + key + ".lock")
         let (timeout, folder, reservations) = (lockTimeout, directoryPath, self.reservations)
         return try await locks.withLock(key) {
             let lock = try await POSIXFile.lockExclusively(at: lockPath, timeout: timeout)
