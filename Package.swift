@@ -38,8 +38,10 @@ let package = Package(
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(
             name: "BearerBenchmarks",
-            dependencies: ["Bearer", "BearerMigration", "BearerPostgres", "CLibPQ"]
+            dependencies: ["Bearer", "BearerMigration", "BearerPostgres", "CLibPQ", "CReadinessPoller"]
         ),
+        // epoll for the benchmarks' floor of the PostgreSQL store (Sources/CReadinessPoller).
+        .target(name: "CReadinessPoller"),
         .executableTarget(
             name: "BearerSessionProbe", dependencies: ["Bearer", "BearerTestSupport"], path: "Tests/SessionProbe"),
         .executableTarget(

@@ -46,7 +46,9 @@ do {
     }
     if let postgres = environment["BEARER_BENCH_POSTGRES"], let worker = environment["BEARER_BENCH_FLEET_WORKER"] {
         if runs("postgresRestore") {
-            report(try await PostgresBenchmarks.restore(connection: postgres, base: server, repeats: repeats))
+            for figure in try await PostgresBenchmarks.restore(connection: postgres, base: server, repeats: repeats) {
+                report(figure)
+            }
         }
         if runs("postgresFleet") {
             for figure in try await PostgresBenchmarks.fleetRefresh(connection: postgres, worker: worker, base: server)
