@@ -1,3 +1,4 @@
+import BearerCore
 import CReadinessPoller
 
 #if canImport(Glibc)
@@ -12,14 +13,14 @@ import CReadinessPoller
 /// armed in the epoll set the thread already waits on); only the resumption hops to the pool.
 final class ReadinessPoller: @unchecked Sendable {
     private let poller: Int32
-    private var mutex = pthread_mutex_t()
-    // Guarded by `mutex`.
+    private let lock = Lock()
+    // Guarded by `lock`.
     private var waiters: [Int32: CheckedContinuation<Bool, Never>] = [:]
     private var armed: Set<Int32> = []
+    private var hasFailed = false
 
     private init(poller: Int32) {
         self.poller = poller
-        pthread_mutex_init(&mutex, nil)
     }
 
     /// Starts the poller's thread, or returns `nil` where epoll is missing. The thread lives as
@@ -28,50 +29,39 @@ final class ReadinessPoller: @unchecked Sendable {
         let descriptor = readiness_poller_create()
         guard descriptor >= 0 else { return nil }
         let poller = ReadinessPoller(poller: descriptor)
-        let context = Unmanaged.passRetained(poller).toOpaque()
-        var handle = pthread_t()
-        #if canImport(Darwin)
-            let status = pthread_create(&handle, nil, { ReadinessPoller.main(Optional($0)) }, context)
-        #else
-            let status = pthread_create(&handle, nil, { ReadinessPoller.main($0) }, context)
-        #endif
-        guard status == 0 else {
-            Unmanaged<ReadinessPoller>.fromOpaque(context).release()
-            return nil
-        }
-        pthread_detach(handle)
+        guard DetachedThread.start({ poller.loop() }) else { return nil }
         return poller
-    }
-
-    private static func main(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-        guard let context else { return nil }
-        Unmanaged<ReadinessPoller>.fromOpaque(context).takeRetainedValue().loop()
-        return nil
     }
 
     private func loop() {
         while true {
             let descriptor = readiness_poller_wait(poller)
-            guard descriptor >= 0 else { continue }
-            pthread_mutex_lock(&mutex)
-            let waiter = waiters.removeValue(forKey: descriptor)
-            pthread_mutex_unlock(&mutex)
-            waiter?.resume(returning: true)
+            guard descriptor >= 0 else {
+                if errno == EINTR { continue }
+                // epoll failed for good: every wait, present and future, fails.
+                let stranded = lock.withLock {
+                    hasFailed = true
+                    defer { waiters = [:] }
+                    return Array(waiters.values)
+                }
+                for waiter in stranded { waiter.resume(returning: false) }
+                return
+            }
+            lock.withLock { waiters.removeValue(forKey: descriptor) }?.resume(returning: true)
         }
     }
 
     /// Suspends until `descriptor` is readable; `false` when it could not be watched.
     func readable(_ descriptor: Int32) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            pthread_mutex_lock(&mutex)
-            waiters[descriptor] = continuation
-            let isFirst = armed.insert(descriptor).inserted
-            pthread_mutex_unlock(&mutex)
+            let isFirst: Bool? = lock.withLock {
+                if hasFailed { return nil }
+                waiters[descriptor] = continuation
+                return armed.insert(descriptor).inserted
+            }
+            guard let isFirst else { return continuation.resume(returning: false) }
             if readiness_poller_arm(poller, descriptor, isFirst ? 1 : 0) != 0 {
-                pthread_mutex_lock(&mutex)
-                let waiter = waiters.removeValue(forKey: descriptor)
-                pthread_mutex_unlock(&mutex)
-                waiter?.resume(returning: false)
+                lock.withLock { waiters.removeValue(forKey: descriptor) }?.resume(returning: false)
             }
         }
     }

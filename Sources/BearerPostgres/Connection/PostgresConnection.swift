@@ -58,6 +58,9 @@ final class PostgresConnection {
         }
         self.handle = handle
         self.settings = settings
+        // libpq prints the server's notices (`relation … already exists, skipping`) on standard
+        // error unless told otherwise; a library keeps the app's output its own.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         do {
             try execute("SET lock_timeout = \(settings.lockTimeoutMilliseconds)")
         } catch {
