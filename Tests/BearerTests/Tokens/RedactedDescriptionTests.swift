@@ -75,6 +75,33 @@ struct RedactionTests {
         expectNoSecret(secret, in: refreshRequest)
     }
 
+    @Test("Requests and responses of the transport seam show no credential, query or body")
+    func transportValuesRedact() throws {
+        let access = TestTokens.random("access")
+        let secret = TestTokens.random("secret")
+        let url = try #require(URL(string: "https://user:\(secret)@api.example.com/v1/files?key=\(secret)"))
+        var request = TransportRequest(
+            method: .post, url: url,
+            headerFields: ["Content-Type": "application/json", "Cookie": "sid=\(secret)", "X-Api-Key": secret],
+            body: Data(#"{"refresh_token":"\#(secret)"}"#.utf8))
+        request.setBearerToken(AccessToken(access))
+        expectNoSecret(access, in: request)
+        expectNoSecret(secret, in: request)
+        expectNoSecret(access, in: request.headerFields)
+        #expect(
+            "\(request)"
+                == "TransportRequest(POST https://api.example.com/v1/files, [Content-Type: application/json, "
+                + "Cookie: <redacted>, X-Api-Key: <redacted>, Authorization: <redacted>], body: \(request.body?.count ?? 0) bytes)"
+        )
+        let response = TransportResponse(
+            status: 200, headerFields: ["Set-Cookie": "sid=\(secret)", "Content-Type": "application/json"],
+            body: Data(#"{"access_token":"\#(access)"}"#.utf8))
+        expectNoSecret(access, in: response)
+        expectNoSecret(secret, in: response)
+        #expect(
+            "\(response)".hasPrefix("TransportResponse(200, [Set-Cookie: <redacted>, Content-Type: application/json]"))
+    }
+
     @Test("Errors raised while handling secrets do not contain them")
     func errorsRedact() async throws {
         let access = TestTokens.random("access")
