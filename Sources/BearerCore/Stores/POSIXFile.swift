@@ -61,9 +61,9 @@ enum POSIXFile {
     /// Reads a file that must be private to its owner, the current user, in a folder
     /// ``checkTrustedFolder(_:)`` accepts; `nil` when it does not exist.
     ///
-    /// Nothing is opened before the folder and the file's type are checked, and the file is
-    /// opened without blocking, so a FIFO or a device planted as the session file is refused
-    /// instead of hanging the reader.
+    /// The file is opened without following a link and without blocking, so a FIFO planted as
+    /// the session file cannot hang the reader; the folder's trust and the file's type, owner and
+    /// mode are checked before a byte is read, so anything but a private regular file is refused.
     static func readSecret(at path: String) throws -> Data? {
         // O_NOFOLLOW refuses a symbolic link (ELOOP) and O_NONBLOCK keeps a FIFO from blocking the
         // open; fstat below refuses anything but a regular file before a byte is read.
