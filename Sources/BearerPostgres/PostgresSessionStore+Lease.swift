@@ -34,24 +34,36 @@ extension PostgresSessionStore {
                 leasedByOther = try await connection.run(.reconnecting) { connection in
                     try connection.execute(
                         "SELECT pg_advisory_lock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
-                    let leased = try connection.execute(
-                        """
-                        SELECT 1 FROM \(table) WHERE key = $1::text AND lease_owner IS NOT NULL AND \(Self.leaseIsLive)
-                        """,
-                        [.text(key)])
-                    if !leased.isEmpty {
+                    let unlock = { () throws -> Void in
                         try connection.execute(
                             "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))",
                             [.text(table), .text(key)])
-                        return true
                     }
-                    try connection.execute(
-                        """
-                        UPDATE \(table) SET lease_owner = $2::text, lease_taken_at = clock_timestamp(),
-                        lease_until = clock_timestamp() + $3::text::interval WHERE key = $1::text
-                        """,
-                        [.text(key), .text(owner), .text("\(leaseMilliseconds) milliseconds")])
-                    return false
+                    do {
+                        let leased = try connection.execute(
+                            """
+                            SELECT 1 FROM \(table) WHERE key = $1::text AND lease_owner IS NOT NULL \
+                            AND \(Self.leaseIsLive)
+                            """,
+                            [.text(key)])
+                        if !leased.isEmpty {
+                            try unlock()
+                            return true
+                        }
+                        try connection.execute(
+                            """
+                            UPDATE \(table) SET lease_owner = $2::text, lease_taken_at = clock_timestamp(),
+                            lease_until = clock_timestamp() + $3::text::interval WHERE key = $1::text
+                            """,
+                            [.text(key), .text(owner), .text("\(leaseMilliseconds) milliseconds")])
+                        return false
+                    } catch {
+                        // The lock must not stay on a connection that goes back to the pool (the
+                        // table may not exist yet); if the unlock fails, the connection broke and
+                        // took the lock with it.
+                        _ = try? unlock()
+                        throw error
+                    }
                 }
             } catch {
                 pool.checkIn(connection)

@@ -90,6 +90,23 @@ struct PostgresLockTests {
         await waiter.close()
     }
 
+    @Test("A lock whose body could not start (no table yet) is released, not left on a pooled connection")
+    func failedAcquireReleasesLock() async throws {
+        let table = StoreFixtures.uniqueTable()
+        let early = try PostgresSessionStore(
+            connectionString: try PostgresTestServer.running.connectionString, table: table, poolSize: 1)
+        let error = await #expect(throws: PostgresSessionStoreError.self) {
+            try await early.withExclusiveAccess(to: "k") { Issue.record("the body ran without a table") }
+        }
+        #expect(error?.kind == .schemaMissing)
+        try await early.prepareSchema()
+        // `early`'s one connection sits idle in its pool; had it kept the lock, this would time out.
+        let peer = try Self.peer(of: table, lockTimeout: .milliseconds(500))
+        #expect(try await peer.withExclusiveAccess(to: "k") { true })
+        await early.close()
+        await peer.close()
+    }
+
     @Test("When the holder's connection dies, its lock goes with it and a waiter goes on once its lease ran out")
     func deadHolderReleasesLock() async throws {
         let table = StoreFixtures.uniqueTable()

@@ -149,4 +149,16 @@ struct PostgresSessionStoreTests {
         #expect(try await store.load(key: "k") == StoreFixtures.state(), "the pool works once the lock is released")
         await store.close()
     }
+
+    @Test("A wait for a connection expires however short the timeout", .timeLimit(.minutes(1)))
+    func shortPoolTimeoutExpires() async throws {
+        let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .milliseconds(1))
+        try await store.withExclusiveAccess(to: "k") {
+            for _ in 0..<50 {
+                let error = await #expect(throws: PostgresSessionStoreError.self) { try await store.load(key: "other") }
+                #expect(error?.kind == .poolTimeout)
+            }
+        }
+        await store.close()
+    }
 }

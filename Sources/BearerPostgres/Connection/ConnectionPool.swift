@@ -69,10 +69,6 @@ final class ConnectionPool: @unchecked Sendable {
             }
         case .wait(let id):
             let timeout = waitTimeout
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                self?.expire(id)
-            }
             return try await withCheckedThrowingContinuation { continuation in
                 // A connection may have come back since the decision: take it rather than wait.
                 let now: Result<PooledConnection, any Error>? = lock.withLock {
@@ -81,7 +77,13 @@ final class ConnectionPool: @unchecked Sendable {
                     state.waiters.append(Waiter(id: id, continuation: continuation))
                     return nil
                 }
-                if let now { continuation.resume(with: now) }
+                if let now { return continuation.resume(with: now) }
+                // Started once the waiter is in the queue, so that however short the timeout, the
+                // expiry finds it.
+                Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    self?.expire(id)
+                }
             }
         }
     }
