@@ -44,7 +44,7 @@ enum ErrorReport {
         case let error as BearerError:
             if error.signInRequired { return .signInRequired }
             if error.isTransient { return .unavailable }
-            if [.unreadableSession, .unreadableSession, .insecureStorage].contains(error.kind) { return .dataError }
+            if [.unreadableSession, .insecureStorage].contains(error.kind) { return .dataError }
             return .failure
         default:
             return .failure

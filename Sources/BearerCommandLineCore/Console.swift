@@ -40,14 +40,14 @@ package struct Console: Sendable {
 
     /// Why writing stdout failed (an `errno` value), when it did for another reason than a closed
     /// pipe: a full disk, an I/O error.
-    public static var standardOutputFailure: Int32? { OutputFailure.standard.first }
+    package static var standardOutputFailure: Int32? { OutputFailure.standard.first }
 
     /// The exit code to end with: `code`, or 74 (`EX_IOERR`) with a message on stderr when
     /// writing stdout failed, so that `bearer export > file` on a full disk does not succeed.
     ///
     /// - Parameter code: The command's exit code.
     /// - Returns: The exit code.
-    public static func finishing(_ code: Int32) -> Int32 {
+    package static func finishing(_ code: Int32) -> Int32 {
         guard let failure = standardOutputFailure else { return code }
         standard.say("bearer: could not write the output: \(String(cString: strerror(failure))).")
         return ExitCode.outputFailed.rawValue

@@ -11,7 +11,7 @@ enum LogoutRules {
     static func load(_ profile: Profile) async throws -> AuthState? {
         do {
             return try await profile.store.load(key: profile.name)
-        } catch let error as BearerError where error.kind == .unreadableSession || error.kind == .unreadableSession {
+        } catch let error as BearerError where error.kind == .unreadableSession {
             return nil
         }
     }

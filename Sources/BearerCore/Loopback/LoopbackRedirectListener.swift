@@ -16,7 +16,8 @@
 /// §7.3); ``LoopbackAgent`` drives it.
 ///
 /// It serves every connection at once from one poll loop, so a client that sends slowly cannot
-/// hold up the browser, and a connection gets at most ``connectionTimeout`` to send its request.
+/// hold up the browser, and a connection gets at most `LoopbackConnection.requestTimeout` (5 s) to
+/// send its request, and 1 s of silence (`silenceTimeout`) before it is closed.
 /// Only the redirect that carries the pending request's `state`, sent to the registered `Host`,
 /// ends the wait (see ``LoopbackRequest``); anything else is refused and the wait goes on. The
 /// deadline and the calling task's cancellation are checked at least four times a second.

@@ -1,7 +1,8 @@
 /// Where sessions are kept between launches: one item per key.
 ///
-/// Bearer ships ``InMemorySessionStore``, ``FileSessionStore`` and, on Apple platforms,
-/// `KeychainSessionStore`. A store must never lose a session on bad input or a crash: a save
+/// Bearer ships ``InMemorySessionStore``, ``FileSessionStore``, on Apple platforms
+/// `KeychainSessionStore`, and for server fleets `PostgresSessionStore` (the `BearerPostgres`
+/// product). A store must never lose a session on bad input or a crash: a save
 /// replaces the old item atomically, and an unreadable item is reported, not deleted.
 public protocol SessionStore: Sendable {
     /// Reads the session saved under `key`.
