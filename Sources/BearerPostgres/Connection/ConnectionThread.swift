@@ -7,7 +7,7 @@ import BearerCore
 /// blocking its thread) until its job has run. The thread ends after ``stop()`` once its queue is
 /// empty.
 final class ConnectionThread: @unchecked Sendable {
-    private let lock = ConditionLock()
+    private let lock = Lock()
     // Guarded by `lock`.
     private var jobs: [() -> Void] = []
     private var stopping = false

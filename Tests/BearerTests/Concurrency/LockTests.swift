@@ -2,11 +2,11 @@ import Testing
 
 @testable import BearerCore
 
-@Suite("ConditionLock: a thread sleeps until another hands it work")
-struct ConditionLockTests {
+@Suite("Lock: a thread sleeps until another hands it work")
+struct LockTests {
     /// What the two threads share, guarded by `lock`.
     private final class Mailbox: @unchecked Sendable {
-        let lock = ConditionLock()
+        let lock = Lock()
         var items: [Int] = []
         var isClosed = false
     }
@@ -34,7 +34,7 @@ struct ConditionLockTests {
 
     @Test("withLock returns at once when the condition already holds")
     func readyAtOnce() {
-        let lock = ConditionLock()
+        let lock = Lock()
         #expect(lock.withLock(waitingUntil: { true }, { 42 }) == 42)
     }
 }
