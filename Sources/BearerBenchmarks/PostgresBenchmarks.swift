@@ -97,33 +97,40 @@ enum PostgresBenchmarks {
     /// The SELECT on the calling thread, blocking it until the answer arrives.
     private static func select(_ connection: OpaquePointer) throws {
         guard sendSelect(connection) else { throw BenchmarkFailure("the bare SELECT failed") }
-        try readRow(connection)
-    }
-
-    /// The SELECT sent without blocking, its answer awaited on `poller`.
-    private static func select(_ connection: OpaquePointer, awaitingWith poller: ReadinessPoller) async throws {
-        guard sendSelect(connection), PQflush(connection) == 0 else {
-            throw BenchmarkFailure("the non-blocking SELECT was not sent")
-        }
-        let socket = PQsocket(connection)
-        while true {
-            guard PQconsumeInput(connection) == 1 else { throw BenchmarkFailure("the non-blocking SELECT failed") }
-            if PQisBusy(connection) == 0 { break }
-            guard await poller.readable(socket) else { throw BenchmarkFailure("epoll could not watch the socket") }
-        }
-        try readRow(connection)
-    }
-
-    /// Reads the one row and copies its state, as a store must before decoding it.
-    private static func readRow(_ connection: OpaquePointer) throws {
         var rows: Int32 = -1
         while let result = PQgetResult(connection) {
             defer { PQclear(result) }
-            guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw BenchmarkFailure("the SELECT failed") }
-            rows = PQntuples(result)
-            if rows == 1 { _ = Data(bytes: PQgetvalue(result, 0, 0), count: Int(PQgetlength(result, 0, 0))) }
+            rows = try readRow(result)
         }
         guard rows == 1 else { throw BenchmarkFailure("the SELECT found no row") }
+    }
+
+    /// The SELECT sent without blocking, its answer awaited on `poller`: no libpq call here waits.
+    private static func select(_ connection: OpaquePointer, awaitingWith poller: ReadinessPoller) async throws {
+        guard sendSelect(connection), PQflush(connection) == 0 else {
+            throw BenchmarkFailure("the non-blocking SELECT was not sent at once")
+        }
+        let socket = PQsocket(connection)
+        var rows: Int32 = -1
+        while true {
+            // PQgetResult only when it cannot block: until the answer's end (ReadyForQuery) has come.
+            while PQisBusy(connection) == 1 {
+                guard await poller.readable(socket) else { throw BenchmarkFailure("epoll could not watch the socket") }
+                guard PQconsumeInput(connection) == 1 else { throw BenchmarkFailure("the non-blocking SELECT failed") }
+            }
+            guard let result = PQgetResult(connection) else { break }
+            defer { PQclear(result) }
+            rows = try readRow(result)
+        }
+        guard rows == 1 else { throw BenchmarkFailure("the SELECT found no row") }
+    }
+
+    /// Copies the one row's state, as a store must before decoding it; the number of rows.
+    private static func readRow(_ result: OpaquePointer) throws -> Int32 {
+        guard PQresultStatus(result) == PGRES_TUPLES_OK else { throw BenchmarkFailure("the SELECT failed") }
+        let rows = PQntuples(result)
+        if rows == 1 { _ = Data(bytes: PQgetvalue(result, 0, 0), count: Int(PQgetlength(result, 0, 0))) }
+        return rows
     }
 
     /// 1,000 stale sessions refreshed concurrently by 4 processes, each of which asks for every

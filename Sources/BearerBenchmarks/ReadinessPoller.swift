@@ -3,6 +3,8 @@ import CReadinessPoller
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Musl)
+    import Musl
 #elseif canImport(Darwin)
     import Darwin
 #endif
@@ -16,7 +18,6 @@ final class ReadinessPoller: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`.
     private var waiters: [Int32: CheckedContinuation<Bool, Never>] = [:]
-    private var armed: Set<Int32> = []
     private var hasFailed = false
 
     private init(poller: Int32) {
@@ -29,7 +30,10 @@ final class ReadinessPoller: @unchecked Sendable {
         let descriptor = readiness_poller_create()
         guard descriptor >= 0 else { return nil }
         let poller = ReadinessPoller(poller: descriptor)
-        guard DetachedThread.start({ poller.loop() }) else { return nil }
+        guard DetachedThread.start({ poller.loop() }) else {
+            close(descriptor)
+            return nil
+        }
         return poller
     }
 
@@ -54,13 +58,14 @@ final class ReadinessPoller: @unchecked Sendable {
     /// Suspends until `descriptor` is readable; `false` when it could not be watched.
     func readable(_ descriptor: Int32) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let isFirst: Bool? = lock.withLock {
-                if hasFailed { return nil }
+            let isWaiting: Bool = lock.withLock {
+                if hasFailed { return false }
+                precondition(waiters[descriptor] == nil, "one wait per socket at a time")
                 waiters[descriptor] = continuation
-                return armed.insert(descriptor).inserted
+                return true
             }
-            guard let isFirst else { return continuation.resume(returning: false) }
-            if readiness_poller_arm(poller, descriptor, isFirst ? 1 : 0) != 0 {
+            guard isWaiting else { return continuation.resume(returning: false) }
+            if readiness_poller_arm(poller, descriptor) != 0 {
                 lock.withLock { waiters.removeValue(forKey: descriptor) }?.resume(returning: false)
             }
         }

@@ -34,36 +34,43 @@ extension PostgresSessionStore {
                 leasedByOther = try await connection.run(.reconnecting) { connection in
                     try connection.execute(
                         "SELECT pg_advisory_lock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
+                    // The lock must never stay on a connection that goes back to the pool: when it
+                    // cannot be given back, the connection is abandoned, and closing it releases
+                    // the lock (advisory locks stack, so a reused connection would hold it twice).
                     let unlock = { () throws -> Void in
-                        try connection.execute(
-                            "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))",
-                            [.text(table), .text(key)])
+                        do {
+                            try connection.execute(
+                                "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))",
+                                [.text(table), .text(key)])
+                        } catch {
+                            connection.abandon()
+                            throw error
+                        }
                     }
+                    let leased: [[Data?]]
                     do {
-                        let leased = try connection.execute(
+                        leased = try connection.execute(
                             """
                             SELECT 1 FROM \(table) WHERE key = $1::text AND lease_owner IS NOT NULL \
                             AND \(Self.leaseIsLive)
                             """,
                             [.text(key)])
-                        if !leased.isEmpty {
-                            try unlock()
-                            return true
+                        if leased.isEmpty {
+                            try connection.execute(
+                                """
+                                UPDATE \(table) SET lease_owner = $2::text, lease_taken_at = clock_timestamp(),
+                                lease_until = clock_timestamp() + $3::text::interval WHERE key = $1::text
+                                """,
+                                [.text(key), .text(owner), .text("\(leaseMilliseconds) milliseconds")])
+                            return false
                         }
-                        try connection.execute(
-                            """
-                            UPDATE \(table) SET lease_owner = $2::text, lease_taken_at = clock_timestamp(),
-                            lease_until = clock_timestamp() + $3::text::interval WHERE key = $1::text
-                            """,
-                            [.text(key), .text(owner), .text("\(leaseMilliseconds) milliseconds")])
-                        return false
                     } catch {
-                        // The lock must not stay on a connection that goes back to the pool (the
-                        // table may not exist yet); if the unlock fails, the connection broke and
-                        // took the lock with it.
-                        _ = try? unlock()
+                        // For example, the table does not exist yet.
+                        try? unlock()
                         throw error
                     }
+                    try unlock()
+                    return true
                 }
             } catch {
                 pool.checkIn(connection)

@@ -7,9 +7,13 @@
 
 int readiness_poller_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
-int readiness_poller_arm(int poller, int fd, int first) {
+int readiness_poller_arm(int poller, int fd) {
     struct epoll_event event = {.events = EPOLLIN | EPOLLONESHOT, .data = {.fd = fd}};
-    return epoll_ctl(poller, first ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &event);
+    // Re-arm a descriptor already in the set; add one that is new (or whose number was reused
+    // after a close, which removed it from the set).
+    if (epoll_ctl(poller, EPOLL_CTL_MOD, fd, &event) == 0) return 0;
+    if (errno != ENOENT) return -1;
+    return epoll_ctl(poller, EPOLL_CTL_ADD, fd, &event);
 }
 
 int readiness_poller_wait(int poller) {
@@ -23,10 +27,9 @@ int readiness_poller_create(void) {
     return -1;
 }
 
-int readiness_poller_arm(int poller, int fd, int first) {
+int readiness_poller_arm(int poller, int fd) {
     (void)poller;
     (void)fd;
-    (void)first;
     errno = ENOSYS;
     return -1;
 }

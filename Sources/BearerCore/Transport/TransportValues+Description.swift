@@ -1,9 +1,9 @@
-/// Requests and responses describe themselves without a secret: an `Authorization` header, a
-/// cookie, a URL's query or user information, or a body (a token answer) never shows in `print`,
-/// string interpolation, `debugDescription` or `dump`.
+/// Requests and responses describe themselves without a secret: a credential, a cookie, a
+/// redirect's code, a URL's query or user information, or a body (a token answer) never shows in
+/// `print`, string interpolation, `debugDescription` or `dump`.
 extension TransportRequest: RedactedDescription {
-    /// The method, the URL without query, fragment or user information, the header field names
-    /// (values of fields that carry credentials redacted) and the body's size.
+    /// The method, the URL without query, fragment or user information, the header fields (see
+    /// ``HTTPHeaderFields/description``) and the body's size.
     public var description: String {
         let body = body.map { "\($0.count) bytes" } ?? "none"
         return "TransportRequest(\(method.rawValue) \(url.forMessages), \(headerFields), body: \(body))"
@@ -11,27 +11,32 @@ extension TransportRequest: RedactedDescription {
 }
 
 extension TransportResponse: RedactedDescription {
-    /// The status, the header fields (values of fields that carry credentials redacted) and the
-    /// body's size.
+    /// The status, the header fields (see ``HTTPHeaderFields/description``) and the body's size.
     public var description: String {
         "TransportResponse(\(status), \(headerFields), body: \(body.count) bytes)"
     }
 }
 
 extension HTTPHeaderFields: RedactedDescription {
-    /// Each field as `name: value`, the value redacted for a field that carries credentials
-    /// (`Authorization`, `Proxy-Authorization`, cookies, and any name with `token`, `secret` or
-    /// `key` in it).
+    /// Each field as `name: value`. Only the values of fields that describe the exchange itself
+    /// (`Content-Type`, `Content-Length`, `Cache-Control`, `Retry-After`, `WWW-Authenticate`, …)
+    /// are shown; any other value says `<redacted>`, as it may carry a credential, a cookie or a
+    /// URL with a code in it (`Location`, `Referer`).
     public var description: String {
         let shown = map { field in
-            Self.carriesCredentials(field.name) ? "\(field.name): <redacted>" : "\(field.name): \(field.value)"
+            Self.describesExchange(field.name) ? "\(field.name): \(field.value)" : "\(field.name): <redacted>"
         }
         return "[\(shown.joined(separator: ", "))]"
     }
 
-    private static func carriesCredentials(_ name: String) -> Bool {
-        let lowercased = name.lowercased()
-        return ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(lowercased)
-            || ["token", "secret", "key"].contains { lowercased.contains($0) }
+    /// Fields whose values hold no secret (RFC 9110 and RFC 9111 fields about the message).
+    private static let exchangeFields: Set<String> = [
+        "accept", "accept-encoding", "accept-language", "age", "cache-control", "connection", "content-encoding",
+        "content-language", "content-length", "content-type", "date", "expires", "pragma", "retry-after",
+        "server", "transfer-encoding", "user-agent", "vary", "www-authenticate",
+    ]
+
+    private static func describesExchange(_ name: String) -> Bool {
+        exchangeFields.contains(name.lowercased())
     }
 }

@@ -73,8 +73,16 @@ final class PostgresConnection {
         PQfinish(handle)
     }
 
-    /// Whether the connection is still usable (libpq saw no broken socket).
+    /// Whether the connection is still usable (libpq saw no broken socket, and it was not
+    /// ``abandon()``ed).
     var isHealthy: Bool { !isEnding && PQstatus(handle) == CONNECTION_OK }
+
+    /// Marks the connection as unusable, so that its pool closes it rather than reuse it: for a
+    /// connection left holding something the server only releases when it closes (a lock that
+    /// could not be given back).
+    func abandon() {
+        isEnding = true
+    }
 
     /// Runs `sql` with `parameters` (`$1`, `$2`, …) and returns the rows, each column's bytes in
     /// binary form (`nil` for SQL NULL).

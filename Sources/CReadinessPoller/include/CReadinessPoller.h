@@ -7,9 +7,8 @@
 /// A new poller, or -1.
 int readiness_poller_create(void);
 
-/// Arms `fd` for one report of readability; `first` is non-zero the first time `fd` is armed.
-/// Returns 0, or -1 with errno set.
-int readiness_poller_arm(int poller, int fd, int first);
+/// Arms `fd` for one report of readability. Returns 0, or -1 with errno set.
+int readiness_poller_arm(int poller, int fd);
 
 /// Blocks until an armed descriptor is readable and returns it, or returns -1 (errno set).
 int readiness_poller_wait(int poller);

@@ -75,31 +75,41 @@ struct RedactionTests {
         expectNoSecret(secret, in: refreshRequest)
     }
 
-    @Test("Requests and responses of the transport seam show no credential, query or body")
+    @Test("Requests and responses of the transport seam show no credential, code, query or body")
     func transportValuesRedact() throws {
         let access = TestTokens.random("access")
         let secret = TestTokens.random("secret")
         let url = try #require(URL(string: "https://user:\(secret)@api.example.com/v1/files?key=\(secret)"))
         var request = TransportRequest(
             method: .post, url: url,
-            headerFields: ["Content-Type": "application/json", "Cookie": "sid=\(secret)", "X-Api-Key": secret],
+            headerFields: [
+                "Content-Type": "application/json", "Cookie": "sid=\(secret)", "X-Api-Key": secret,
+                "Referer": "https://app.example.com/cb?code=\(secret)",
+            ],
             body: Data(#"{"refresh_token":"\#(secret)"}"#.utf8))
         request.setBearerToken(AccessToken(access))
         expectNoSecret(access, in: request)
         expectNoSecret(secret, in: request)
         expectNoSecret(access, in: request.headerFields)
+        let fields =
+            "[Content-Type: application/json, Cookie: <redacted>, X-Api-Key: <redacted>, Referer: <redacted>, "
+            + "Authorization: <redacted>]"
+        let size = request.body?.count ?? 0
         #expect(
-            "\(request)"
-                == "TransportRequest(POST https://api.example.com/v1/files, [Content-Type: application/json, "
-                + "Cookie: <redacted>, X-Api-Key: <redacted>, Authorization: <redacted>], body: \(request.body?.count ?? 0) bytes)"
-        )
+            "\(request)" == "TransportRequest(POST https://api.example.com/v1/files, \(fields), body: \(size) bytes)")
         let response = TransportResponse(
-            status: 200, headerFields: ["Set-Cookie": "sid=\(secret)", "Content-Type": "application/json"],
+            status: 302,
+            headerFields: [
+                "Set-Cookie": "sid=\(secret)", "Location": "com.example.app:/cb?code=\(secret)#access_token=\(access)",
+                "Content-Type": "application/json", "Retry-After": "3",
+            ],
             body: Data(#"{"access_token":"\#(access)"}"#.utf8))
         expectNoSecret(access, in: response)
         expectNoSecret(secret, in: response)
         #expect(
-            "\(response)".hasPrefix("TransportResponse(200, [Set-Cookie: <redacted>, Content-Type: application/json]"))
+            "\(response)"
+                == "TransportResponse(302, [Set-Cookie: <redacted>, Location: <redacted>, "
+                + "Content-Type: application/json, Retry-After: 3], body: \(response.body.count) bytes)")
     }
 
     @Test("Errors raised while handling secrets do not contain them")
