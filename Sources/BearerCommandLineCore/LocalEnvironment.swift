@@ -40,14 +40,12 @@ package struct LocalEnvironment: Sendable {
     /// The path of ``configDirectory``, made without a URL.
     package var configDirectoryPath: String {
         if let explicit = variables["BEARER_CONFIG_DIR"], !explicit.isEmpty { return explicit }
-        if let xdg = variables["XDG_CONFIG_HOME"], !xdg.isEmpty { return Self.joining(xdg, "bearer") }
+        if let xdg = variables["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            return FileSessionStore.path("bearer", inFolder: xdg)
+        }
         let home =
             variables["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-        return Self.joining(home, ".config/bearer")
-    }
-
-    private static func joining(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        return FileSessionStore.path(".config/bearer", inFolder: home)
     }
 
     /// The store holding every profile.

@@ -32,24 +32,20 @@ extension PostgresSessionStore {
             let leasedByOther: Bool
             do {
                 leasedByOther = try await connection.run(.reconnecting) { connection in
-                    try connection.execute(
-                        "SELECT pg_advisory_lock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
+                    try connection.execute(Self.lockStatement, [.text(table), .text(key)])
                     // The lock must never stay on a connection that goes back to the pool: when it
                     // cannot be given back, the connection is abandoned, and closing it releases
                     // the lock (advisory locks stack, so a reused connection would hold it twice).
                     let unlock = { () throws -> Void in
                         do {
-                            try connection.execute(
-                                "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))",
-                                [.text(table), .text(key)])
+                            try connection.execute(Self.unlockStatement, [.text(table), .text(key)])
                         } catch {
                             connection.abandon()
                             throw error
                         }
                     }
-                    let leased: [[Data?]]
                     do {
-                        leased = try connection.execute(
+                        let leased = try connection.execute(
                             """
                             SELECT 1 FROM \(table) WHERE key = $1::text AND lease_owner IS NOT NULL \
                             AND \(Self.leaseIsLive)
@@ -100,8 +96,7 @@ extension PostgresSessionStore {
                 try connection.execute(
                     clearLease,
                     [.text(key), .text(owner)])
-                try connection.execute(
-                    "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))", [.text(table), .text(key)])
+                try connection.execute(Self.unlockStatement, [.text(table), .text(key)])
             }
             pool.checkIn(held.connection)
         } catch {
@@ -155,6 +150,13 @@ extension PostgresSessionStore {
                     + "(\(lastError.reason)); the new tokens are kept in memory, unsaved.")
         }
     }
+
+    /// Takes the advisory lock of table `$1`'s key `$2`, waiting at most the connection's
+    /// `lock_timeout`.
+    static let lockStatement = "SELECT pg_advisory_lock(hashtext($1::text), hashtext($2::text))"
+
+    /// Gives back the advisory lock of table `$1`'s key `$2`.
+    static let unlockStatement = "SELECT pg_advisory_unlock(hashtext($1::text), hashtext($2::text))"
 
     /// Clears the lease of the row `$1` if `$2` still owns it.
     var clearLeaseStatement: String {

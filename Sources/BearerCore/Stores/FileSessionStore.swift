@@ -100,7 +100,12 @@ public struct FileSessionStore: SessionStore {
 
     /// The path of the file `name` in the folder.
     private func pathInFolder(_ name: String) -> String {
-        directoryPath.hasSuffix("/") ? directoryPath + name : directoryPath + "/" + name
+        Self.path(name, inFolder: directoryPath)
+    }
+
+    /// `name` in the folder at `folder`, joined with one slash, without making a URL.
+    package static func path(_ name: String, inFolder folder: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     /// Reads the session saved under `key`.
