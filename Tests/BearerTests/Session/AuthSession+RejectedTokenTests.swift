@@ -24,9 +24,11 @@ struct AuthSessionRejectedTokenTests {
     func session(
         store: any SessionStore,
         replies: [RecordingTransport.Reply],
-        delay: Duration? = nil
-    ) async throws -> (AuthSession, RecordingTransport) {
-        let transport = RecordingTransport(replies: replies, responseDelay: delay)
+        delay: Duration? = nil,
+        holdingFirstAnswer: Bool = false
+    ) async throws -> (AuthSession, FirstAnswerHoldingTransport) {
+        let transport = FirstAnswerHoldingTransport(
+            RecordingTransport(replies: replies, responseDelay: delay), holding: holdingFirstAnswer)
         let session = try await AuthSession.save(
             AuthSessionStateMachineTests.state(), to: store, key: "main", transport: transport,
             clock: clock.wallClock)
@@ -45,14 +47,18 @@ struct AuthSessionRejectedTokenTests {
         let (session, transport) = try await session(
             store: InMemorySessionStore(),
             replies: [Self.invalidToken, AuthSessionTests.refreshReply, .json(200, "{}")],
-            delay: .milliseconds(30)
+            delay: .milliseconds(30),
+            holdingFirstAnswer: true
         )
         let request = api()
         async let answer = session.data(for: request)
         await yield { await transport.requests.count == 1 }
-        // The token goes stale while the request is out; another caller starts the refresh.
+        // The token goes stale while the request is out; another caller starts the refresh, and
+        // only then does the 401 come back (held, so a busy machine cannot reorder the two).
         clock.advance(by: 3590)
         async let other = session.validAccessToken()
+        await yield { await transport.requests.count == 2 }
+        await transport.releaseFirstAnswer()
         let (_, response) = try await answer
         #expect(response.statusCode == 200)
         #expect(try await other.value == "at-2")
@@ -83,6 +89,43 @@ struct AuthSessionRejectedTokenTests {
         let sent = await transport.requests
         #expect(sent.map { $0.headerFields["Authorization"] } == [nil, "Bearer at-2", nil, "Bearer at-3"])
         #expect(sent[2].formBody["refresh_token"] == "rt-2", "the second refresh uses the rotated token")
+    }
+}
+
+/// A ``RecordingTransport`` that can hold the answer to its first request until the test lets it
+/// go, so that what happens while that request is out cannot depend on the machine's speed.
+actor FirstAnswerHoldingTransport: HTTPTransport {
+    private let base: RecordingTransport
+    private var holdsFirst: Bool
+    private var isFirst = true
+    private var held: CheckedContinuation<Void, Never>?
+
+    init(_ base: RecordingTransport, holding: Bool) {
+        self.base = base
+        self.holdsFirst = holding
+    }
+
+    /// The requests sent, in order.
+    var requests: [TransportRequest] { get async { await base.requests } }
+
+    /// The requests whose path ends with `suffix`.
+    func requests(toPathEnding suffix: String) async -> [TransportRequest] {
+        await base.requests(toPathEnding: suffix)
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard isFirst else { return try await base.send(request) }
+        isFirst = false
+        let response = try await base.send(request)
+        if holdsFirst { await withCheckedContinuation { held = $0 } }
+        return response
+    }
+
+    /// Lets the first answer go (at once, if it has not come back yet).
+    func releaseFirstAnswer() {
+        holdsFirst = false
+        held?.resume()
+        held = nil
     }
 }
 
