@@ -12,7 +12,7 @@ import Testing
 struct PostgresSecretsTests {
     private static let password = "pw-\(UUID().uuidString)"
 
-    @Test("A connection string's password appears in no error, whether libpq can parse it or not")
+    @Test("A connection string's password appears in no error or dump, whether libpq can parse it or not")
     func passwordNeverInErrors() async throws {
         // Port 1 on loopback: nothing listens, so the connection is refused.
         for connection in [
@@ -25,6 +25,10 @@ struct PostgresSecretsTests {
             #expect(error?.isTransient == true, "a refused connection may succeed later")
             #expect(error.map { !"\($0)".contains(Self.password) } == true)
             #expect(error.map { !$0.reason.contains(Self.password) } == true)
+            var dumped = ""
+            dump(store, to: &dumped)
+            #expect(!dumped.contains(Self.password), "dump of the store shows no password")
+            #expect(!"\(store)".contains(Self.password))
             await store.close()
         }
         for malformed in ["host=127.0.0.1 password=\(Self.password) port", "host=127.0.0.1 password='\(Self.password)"]

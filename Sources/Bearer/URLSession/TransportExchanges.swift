@@ -12,7 +12,7 @@ import Foundation
 /// lock; that lock is what makes this class safe to share across threads.
 final class TransportExchanges: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct Exchange {
-        let request: URLRequest
+        let url: URL?
         let limit: Int?
         let continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
         var body = Data()
@@ -22,15 +22,15 @@ final class TransportExchanges: NSObject, URLSessionDataDelegate, @unchecked Sen
     private let lock = NSLock()
     private var inFlight: [Int: Exchange] = [:]
 
-    /// Records the caller waiting for `task` and starts it.
+    /// Records the caller waiting for `task`, which asks for `url`, and starts it.
     func start(
         _ task: URLSessionDataTask,
-        request: URLRequest,
+        url: URL?,
         limit: Int?,
         continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
     ) {
         lock.withLock {
-            inFlight[task.taskIdentifier] = Exchange(request: request, limit: limit, continuation: continuation)
+            inFlight[task.taskIdentifier] = Exchange(url: url, limit: limit, continuation: continuation)
         }
         task.resume()
     }
@@ -56,7 +56,7 @@ final class TransportExchanges: NSObject, URLSessionDataDelegate, @unchecked Sen
             guard let exchange = inFlight[dataTask.taskIdentifier], let limit = exchange.limit,
                 declared > Int64(limit)
             else { return nil }
-            let error = ResponseLimit.tooLarge(exchange.request.url, size: declared, limit: limit)
+            let error = ResponseLimit.tooLarge(exchange.url, size: declared, limit: limit)
             inFlight[dataTask.taskIdentifier]?.failure = error
             return error
         }
@@ -68,7 +68,7 @@ final class TransportExchanges: NSObject, URLSessionDataDelegate, @unchecked Sen
         let overLimit = lock.withLock { () -> Bool in
             guard let exchange = inFlight[id], exchange.failure == nil else { return false }
             if let limit = exchange.limit, exchange.body.count + data.count > limit {
-                inFlight[id]?.failure = ResponseLimit.tooLarge(exchange.request.url, size: nil, limit: limit)
+                inFlight[id]?.failure = ResponseLimit.tooLarge(exchange.url, size: nil, limit: limit)
                 inFlight[id]?.body = Data()
                 return true
             }
@@ -102,4 +102,9 @@ final class TransportExchanges: NSObject, URLSessionDataDelegate, @unchecked Sen
     ) {
         completionHandler(nil)
     }
+}
+
+extension TransportExchanges: CustomReflectable {
+    /// A mirror without the exchanges in flight, so `dump` shows no request URL or answer.
+    var customMirror: Mirror { Mirror(self, children: ["inFlight": lock.withLock { inFlight.count }]) }
 }

@@ -125,10 +125,18 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         defer { timer?.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                exchanges.start(task, request: request, limit: limit, continuation: continuation)
+                exchanges.start(task, url: request.url, limit: limit, continuation: continuation)
             }
         } onCancel: {
             task.cancel()
         }
+    }
+}
+
+extension URLSessionTransport: CustomReflectable {
+    /// A mirror with the deadline only: `dump` reaches neither the `URLSession` nor the requests in
+    /// flight, whose `Authorization` fields carry a token or the client's secret.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["exchangeDeadline": exchangeDeadline], displayStyle: .class)
     }
 }

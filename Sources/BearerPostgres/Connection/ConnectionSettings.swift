@@ -50,6 +50,16 @@ struct ConnectionSettings: Sendable {
     }
 }
 
+extension ConnectionSettings: CustomStringConvertible, CustomReflectable {
+    /// The lock timeout only: the connection string may hold a password.
+    var description: String {
+        "ConnectionSettings(connection string <redacted>, lock_timeout \(lockTimeoutMilliseconds) ms)"
+    }
+
+    /// A mirror whose only child is the description, so `dump` of a store shows no password.
+    var customMirror: Mirror { Mirror(self, children: ["description": description], displayStyle: .struct) }
+}
+
 extension String {
     fileprivate func trimmingWhitespace() -> String {
         var text = self[...]

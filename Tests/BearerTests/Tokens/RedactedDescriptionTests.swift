@@ -75,6 +75,25 @@ struct RedactionTests {
         expectNoSecret(secret, in: refreshRequest)
     }
 
+    @Test("A transport with a request in flight shows neither its token nor its URL's query")
+    func transportInFlightRedacts() async throws {
+        let server = try SilentServer()
+        let access = TestTokens.random("access")
+        let secret = TestTokens.random("secret")
+        let transport = URLSessionTransport(timeout: 30)
+        var request = TransportRequest(
+            method: .get,
+            url: server.url.appending(path: "files").appending(queryItems: [.init(name: "key", value: secret)]))
+        request.setBearerToken(AccessToken(access))
+        let sending = Task { try await transport.send(request, maximumBodySize: 1024) }
+        let head = try await server.receivedRequestHead()
+        #expect(head.contains("Bearer \(access)"), "the request is in flight")
+        expectNoSecret(access, in: transport)
+        expectNoSecret(secret, in: transport)
+        sending.cancel()
+        _ = await sending.result
+    }
+
     @Test("Requests and responses of the transport seam show no credential, code, query or body")
     func transportValuesRedact() throws {
         let access = TestTokens.random("access")
