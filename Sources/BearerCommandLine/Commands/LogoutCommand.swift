@@ -14,24 +14,26 @@ enum LogoutCommand: Command {
         Revokes the grant at the server (RFC 7009) and removes the profile's session. When
         revocation fails, the local session is still removed, the grant may still be valid, and
         the message says where to revoke it; the exit code is then 69 if the server could not be
-        reached, 1 if it refused or offers no revocation. A session file that cannot be read at all
-        (corrupt, or of an unsupported version) is removed unrevoked, with exit 1; one that may not
-        be read (another user's, or readable by others) is refused and kept.
+        reached, 1 if it refused or offers no revocation. A corrupt session file is removed
+        unrevoked, with exit 1; one that may not be read (another user's, or readable by others),
+        or that a newer release of bearer wrote, is refused and kept, with exit 65.
         """
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let profile = try Profile(arguments, environment)
         let console = environment.console
-        // Only a session that cannot be read at all is removed unrevoked; one that may not be read
-        // (an unsafe file or folder) is refused, and nothing is removed.
-        guard let stored = try await LogoutRules.load(profile) else {
-            if FileManager.default.fileExists(atPath: profile.file) {
-                try await profile.store.remove(key: profile.name)
-                console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
-                return .failure
-            }
+        // Only a corrupt session is removed unrevoked; one that may not be read (an unsafe file or
+        // folder) or that a newer release wrote is refused, and nothing is removed.
+        let stored: AuthState
+        switch try await LogoutRules.take(profile) {
+        case .none:
             console.say("Profile \(profile.name) has no session; nothing to sign out of.")
             return .success
+        case .removedUnreadable:
+            console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
+            return .failure
+        case .session(let state):
+            stored = state
         }
         let outcome = try await profile.session(in: environment).disconnect()
         switch outcome {

@@ -1,5 +1,5 @@
 extension AuthSession {
-    /// Replaces the session with a new sign-in and saves it, clearing any re-authentication mark:
+    /// Replaces the session with a new sign-in and saves it, clearing any sign-in-required mark:
     /// for the tool's `login` over an existing profile and the package's tests; an app signs in
     /// again with ``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:transport:clock:configuration:)``.
     ///
@@ -22,8 +22,11 @@ extension AuthSession {
     /// is sent to the server, and nothing else of the user's changes; the grant stays valid until
     /// it expires or the user revokes it (use ``disconnect()`` to revoke it too).
     ///
-    /// - Throws: The store's error when the session cannot be removed (the session is then still
-    ///   signed in).
+    /// The stored copy is read first, under the store's lock: when another account has signed in
+    /// under the same key since, its session is not this one's to remove, and is kept.
+    ///
+    /// - Throws: The store's error when the stored copy cannot be read or removed; the stored
+    ///   session is then left as it is, and this one is still signed in.
     public func signOut() async throws {
         try await funnel {
             try await StoreAccess.$maySave.withValue(false) {
@@ -35,7 +38,7 @@ extension AuthSession {
     }
 
     private func signOutHoldingLock() async throws {
-        try await store.remove(key: key)
+        if try await storedCopyIsOwn() { try await store.remove(key: key) }
         machine.signedOut()
         notifyObservers()
     }
@@ -44,10 +47,13 @@ extension AuthSession {
     /// stored session, as GoogleSignIn's `disconnect` does. The stored session is removed even
     /// when revocation fails; the failure is returned. Both happen under the store's lock, with
     /// the latest stored tokens, so a refresh token another process rotated is the one revoked.
+    /// When another account has signed in under the same key since, this session's own grant is
+    /// revoked and the other account's stored session is kept.
     ///
     /// - Returns: Whether the server revoked the grant; when it did not (``RevocationOutcome/failed(_:)``),
     ///   tell the user the grant may still be valid and where to revoke it.
-    /// - Throws: The store's error when the session cannot be removed.
+    /// - Throws: The store's error when the stored copy cannot be read or removed. When it cannot
+    ///   be read, nothing is revoked or removed, and this session is still signed in.
     public func disconnect() async throws -> RevocationOutcome {
         try await funnel {
             try await StoreAccess.$maySave.withValue(false) {
@@ -59,14 +65,29 @@ extension AuthSession {
     }
 
     private func disconnectHoldingLock() async throws -> RevocationOutcome {
-        // Revoke the newest tokens: a copy that cannot be read, is gone or belongs to another
-        // account leaves this session's own tokens as the ones to revoke.
-        try? await reloadHoldingLock()
+        // The newest tokens are revoked: a copy that is gone or belongs to another account leaves
+        // this session's own tokens as the ones to revoke.
+        let isOwn = try await storedCopyIsOwn()
         let outcome = await Self.revokeGrant(of: machine.state, using: transport, clock: clock)
-        try await store.remove(key: key)
+        if isOwn { try await store.remove(key: key) }
         machine.signedOut()
         notifyObservers()
         return outcome
+    }
+
+    /// Catches up with the stored copy before it is removed, under the store's lock. - Returns:
+    /// `false` when the copy belongs to another account, which signed in under the same key
+    /// since; `true` when it is this session's, newest tokens adopted, or is gone. - Throws: The
+    /// store's error when the copy cannot be read, which must then be left as it is.
+    private func storedCopyIsOwn() async throws -> Bool {
+        do {
+            try await reloadHoldingLock()
+            return true
+        } catch let error as BearerError where error.kind == .userMismatch {
+            return false
+        } catch let error as BearerError where error.kind == .signInRequired && machine.isSignedOut {
+            return true
+        }
     }
 }
 

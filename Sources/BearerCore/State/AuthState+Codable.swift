@@ -33,7 +33,7 @@ extension AuthState: Codable {
     /// Decodes a saved session from its versioned envelope (`{"version": 1, …}`).
     ///
     /// - Throws: ``BearerError/Kind/unreadableSession`` for an envelope written by a newer
-    ///   release, or ``BearerError/Kind/unreadableSession`` when it cannot be read.
+    ///   release, or one that cannot be read.
     public init(from decoder: any Decoder) throws {
         do {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -190,6 +190,14 @@ extension AuthState: Codable {
                     + "to replace it."
             )
         }
+    }
+
+    /// The envelope version of a serialized session, when its text says one, whether or not this
+    /// release reads it: a newer release's session holds a grant that must not be thrown away
+    /// as if the file were corrupt.
+    package static func formatVersion(ofEncoded data: Data) -> Int? {
+        struct Envelope: Decodable { var version: Int }
+        return try? JSONValueDecoder.decode(Envelope.self, from: data).version
     }
 
     /// Describes a decoding error by its coding path only, so no stored value is echoed.

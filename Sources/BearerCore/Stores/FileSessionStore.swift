@@ -132,6 +132,14 @@ public struct FileSessionStore: SessionStore {
         }
     }
 
+    /// The envelope version of the file of `key`, read with the checks of ``load(key:)``: `nil`
+    /// when there is no file or its text says no version.
+    ///
+    /// - Throws: As ``load(key:)``, for a file that may not be read.
+    package func storedFormatVersion(key: String) throws -> Int? {
+        try POSIXFile.readSecret(at: try filePath(for: key)).flatMap(AuthState.formatVersion(ofEncoded:))
+    }
+
     /// Saves `state` under `key`, atomically, in a file of mode 0600.
     ///
     /// Under ``withExclusiveAccess(to:_:)``, the first save writes into the space reserved when

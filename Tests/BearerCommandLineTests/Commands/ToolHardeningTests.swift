@@ -67,4 +67,19 @@ struct ToolHardeningTests {
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(await fixture.run(["logout"]).status == 0)
     }
+
+    @Test("logout refuses a session a newer release wrote, keeps it and exits 65")
+    func newerSessionIsKept() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        try await fixture.store.save(try CommandFixture.session(), key: "default")
+        let file = try fixture.store.fileURL(for: "default").path
+        let newer = Data(#"{"version":2,"grant":"held by a newer release"}"#.utf8)
+        try newer.write(to: URL(fileURLWithPath: file))
+        let (status, output) = await fixture.run(["logout"])
+        #expect(status == 65, "\(output.stderr)")
+        #expect(output.stderr.contains("format version 2"))
+        #expect(FileManager.default.contents(atPath: file) == newer)
+        #expect(await fixture.transport.requests.isEmpty)
+    }
 }

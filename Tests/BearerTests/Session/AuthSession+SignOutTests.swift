@@ -56,3 +56,54 @@ struct SignOutSpaceTests {
         #expect(reservedWhileSaving.count == 1)
     }
 }
+
+/// Signing out and disconnecting remove only what is this session's to remove: a stored copy that
+/// belongs to another account, or that cannot be read, is kept.
+@Suite("Sign-out and disconnect keep what is not theirs")
+struct SignOutStoredCopyTests {
+    let base = AuthSessionTests()
+
+    /// Another account's session, as a sign-in in another process saves it under the same key.
+    private static let otherAccount = AuthState(
+        server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-other"),
+        refreshToken: RefreshToken("rt-other"), grantedScopes: ["email"],
+        user: AuthState.User(subject: "user-2", email: "other@example.com"))
+
+    @Test("signOut keeps another account's session saved under the same key since")
+    func signOutKeepsOtherAccount() async throws {
+        let (session, transport, store) = try await base.makeSession()
+        try await store.save(Self.otherAccount, key: "main")
+        try await session.signOut()
+        #expect(try await store.load(key: "main") == Self.otherAccount)
+        #expect(await transport.requests.isEmpty)
+    }
+
+    @Test("disconnect revokes this session's own grant and keeps another account's stored session")
+    func disconnectKeepsOtherAccount() async throws {
+        let (session, transport, store) = try await base.makeSession(replies: [
+            .text(200, contentType: "text/plain", ""), .text(200, contentType: "text/plain", ""),
+        ])
+        try await store.save(Self.otherAccount, key: "main")
+        #expect(try await session.disconnect() == .revoked)
+        let revoked = await transport.requests.map { $0.formBody["token"] }
+        #expect(revoked == ["rt-1", "at-1"], "this session's tokens, not the other account's")
+        #expect(try await store.load(key: "main") == Self.otherAccount)
+    }
+
+    @Test("A stored copy that cannot be read is neither revoked nor removed, and the session stays signed in")
+    func unreadableCopyIsKept() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-signout-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileSessionStore(directory: directory)
+        let unreadable = Data(#"{"version":2,"written_by":"a newer release"}"#.utf8)
+        for remove in [{ (session: AuthSession) in try await session.signOut() }, { _ = try await $0.disconnect() }] {
+            let (session, transport, _) = try await base.makeSession(replies: [], store: store)
+            try unreadable.write(to: try store.fileURL(for: "main"))
+            let error = await #expect(throws: BearerError.self) { try await remove(session) }
+            #expect(error?.kind == .unreadableSession)
+            #expect(try Data(contentsOf: try store.fileURL(for: "main")) == unreadable)
+            #expect(await transport.requests.isEmpty)
+            #expect(await session.canAuthorize)
+        }
+    }
+}
