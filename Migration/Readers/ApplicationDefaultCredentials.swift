@@ -5,7 +5,7 @@ public import Foundation
 /// `gcloud auth application-default login` writes them: a client and a refresh token.
 public enum ApplicationDefaultCredentials {
     /// The metadata key prefix under which the file's other fields are kept.
-    public static let fieldPrefix = "adc."
+    package static let fieldPrefix = "adc."
 
     /// Reads a credentials file.
     ///

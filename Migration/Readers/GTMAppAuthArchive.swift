@@ -10,7 +10,7 @@ public import Foundation
 /// anybody out.
 public enum GTMAppAuthArchive {
     /// The root class names accepted.
-    public static let rootClassNames: Set<String> = ["GTMAppAuthFetcherAuthorization", "GTMAuthSession"]
+    static let rootClassNames: Set<String> = ["GTMAppAuthFetcherAuthorization", "GTMAuthSession"]
 
     /// Metadata keys that keep archive values Bearer has no field for.
     enum MetadataKey {
@@ -110,10 +110,10 @@ private struct ArchiveReading {
             metadata[GTMAppAuthArchive.MetadataKey.expiresAt] = String(expiry.timeIntervalSince1970)
         }
         metadata[GTMAppAuthArchive.MetadataKey.needsTokenRefresh] = needsRefresh ? "true" : "false"
-        var reauthentication: OAuthError?
+        var signInRequiredError: OAuthError?
         if let error = try archive.object("authorizationError", in: authState) {
             let domain = try archive.string("NSDomain", in: error) ?? "unknown domain"
-            reauthentication = OAuthError(
+            signInRequiredError = OAuthError(
                 code: .invalidGrant,
                 errorDescription: "GTMAppAuth recorded an authorization error (\(domain))."
             )
@@ -130,7 +130,7 @@ private struct ArchiveReading {
             requestedScopes: Scopes.parse(
                 try authorizationRequest.flatMap { try archive.string("scope", in: $0) } ?? ""),
             user: try user(idToken: idToken),
-            signInRequiredError: reauthentication,
+            signInRequiredError: signInRequiredError,
             additionalParameters: additional,
             metadata: metadata
         )

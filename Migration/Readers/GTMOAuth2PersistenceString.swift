@@ -23,7 +23,7 @@ public enum GTMOAuth2PersistenceString {
     }
 
     /// The metadata key prefix under which fields Bearer does not interpret are kept.
-    public static let unknownFieldPrefix = "gtmoauth2."
+    private static let unknownFieldPrefix = "gtmoauth2."
 
     private static let knownKeys: Set<String> = [
         "access_token", "refresh_token", "scope", "serviceProvider", "userID", "email", "isVerified", "userEmail",

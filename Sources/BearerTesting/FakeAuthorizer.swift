@@ -9,7 +9,7 @@ public import Foundation
 /// the test says, and records every request it authorized, with no server and no session.
 ///
 /// ```swift
-/// let authorizer = FakeAuthorizer(token: "test-token", transport: RecordingTransport(replies: [.json("{}")]))
+/// let authorizer = FakeAuthorizer(token: "test-token", transport: RecordingTransport(replies: [.json(200, "{}")]))
 /// let model = DriveModel(authorizer: authorizer)  // the app's code, which takes `some Authorizer`
 /// try await model.refreshFiles()
 /// #expect(await authorizer.authorizedRequests.count == 1)

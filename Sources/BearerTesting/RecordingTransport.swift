@@ -6,7 +6,7 @@ public import Foundation
 ///
 /// ```swift
 /// let transport = RecordingTransport(replies: [
-///     .json(#"{"access_token": "new", "token_type": "Bearer", "expires_in": 3600}"#)
+///     .json(200, #"{"access_token": "new", "token_type": "Bearer", "expires_in": 3600}"#)
 /// ])
 /// // … restore or sign in a session with `transport: transport`, then:
 /// let tokenRequests = await transport.requests(toPathEnding: "/token")
@@ -86,7 +86,7 @@ extension RecordingTransport.Reply {
     ///   - headers: Extra headers.
     /// - Returns: The reply.
     public static func json(
-        _ status: Int = 200,
+        _ status: Int,
         _ json: String,
         headers: [String: String] = [:]
     ) -> RecordingTransport.Reply {

@@ -10,7 +10,7 @@ import Testing
 
 /// `bearer token` against a token endpoint that misbehaves on command (Server/fault_server.py):
 /// each fault gives a typed error and exit code, leaves the session file byte for byte as it was
-/// (or marked for re-authentication after invalid_grant), and the next call after the fault
+/// (or marked sign-in required after invalid_grant), and the next call after the fault
 /// clears succeeds. SIGKILL at random moments never leaves an unreadable file or a lost token.
 @Suite("End to end: fault injection", .serialized, .enabled(if: TestServer.isConfigured, TestServer.skipReason))
 struct FaultInjectionEndToEndTests {

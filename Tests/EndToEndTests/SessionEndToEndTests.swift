@@ -116,7 +116,7 @@ struct SessionEndToEndTests {
         #expect(try await TestServer.tokenRequests(client: client, grantType: "refresh_token") == before + 1)
     }
 
-    @Test("Revoking an access token at the server (RFC 7009) ends the grant: the session needs re-authentication")
+    @Test("Revoking an access token at the server (RFC 7009) ends the grant: the session requires a new sign-in")
     func revokedAccessTokenEndsGrant() async throws {
         let state = try await TestServer.signIn(client: client)
         var accessOnly = state
@@ -127,7 +127,7 @@ struct SessionEndToEndTests {
         #expect(error?.kind == .signInRequired)
     }
 
-    @Test("A refresh token revoked at the server makes the session need re-authentication, saved")
+    @Test("A refresh token revoked at the server makes the session require a new sign-in, saved")
     func revokedRefreshTokenRequiresSignIn() async throws {
         let state = try await TestServer.signIn(client: client)
         try await #require(RevocationRequest(revoking: state)).send(using: TestServer.transport)

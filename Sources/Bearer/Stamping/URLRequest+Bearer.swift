@@ -1,8 +1,8 @@
 #if canImport(FoundationNetworking)
     import Foundation
-    public import FoundationNetworking
+    package import FoundationNetworking
 #else
-    public import Foundation
+    package import Foundation
 #endif
 
 extension URLRequest {
@@ -10,7 +10,7 @@ extension URLRequest {
     /// token authorizes nothing: it removes the header rather than send `Bearer ` alone.
     ///
     /// - Parameter token: The access token.
-    public mutating func setBearerToken(_ token: AccessToken) {
+    package mutating func setBearerToken(_ token: AccessToken) {
         setValue(token.authorizationHeaderValue, forHTTPHeaderField: "Authorization")
     }
 }

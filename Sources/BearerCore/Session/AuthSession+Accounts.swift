@@ -35,7 +35,8 @@ public struct SavedAccount: Sendable {
     public let user: AuthState.User?
     /// The scopes granted.
     public let grantedScopes: [String]
-    /// Whether the session needs a new sign-in before it can be used.
+    /// Whether the user must sign in before the session can be used: a server said so
+    /// (``AuthState/signInRequired``), or it holds no token.
     public let signInRequired: Bool
     /// Why the saved item cannot be read, when it cannot (it is left in the store).
     public let problem: (any Error)?

@@ -103,7 +103,7 @@ extension AuthSession {
     }
 }
 
-/// What happened to the grant at the server when signing out.
+/// What happened to the grant at the server when disconnecting (``AuthSession/disconnect()``).
 ///
 /// Outcomes compare by case; two failures are equal when their errors are: ``OAuthError``s by
 /// value, ``BearerError``s by kind, any other error by its type and description.

@@ -23,8 +23,9 @@
 ///   caller gets the new access token; if saving fails, callers get that error and the session
 ///   keeps the new tokens in memory.
 /// - Failures classified: `invalid_grant` marks the session as needing a new sign-in (saved, and
-///   later calls fail at once); network errors and 5xx leave the session unchanged, and a
-///   `Retry-After` is honoured. A stale token is never stamped to hide a failed refresh.
+///   later calls fail without a token request); network errors and 5xx leave the session
+///   unchanged, and a `Retry-After` is honoured. A stale token is never stamped to hide a failed
+///   refresh.
 /// - Every error a method throws passes through ``Configuration/rewriteError``.
 ///
 /// Its rules, the one shared run among them, are a value, `AuthSession.StateMachine`; the actor performs
@@ -220,7 +221,7 @@ public actor AuthSession {
 
     // MARK: - Changes
 
-    /// A stream of the session's states: each refresh, re-authentication mark, scope upgrade,
+    /// A stream of the session's states: each refresh, sign-in-required mark, scope upgrade,
     /// sign-in and sign-out. It starts with the next change; only the newest state is buffered.
     ///
     /// - Returns: The stream; cancel the iterating task to stop it.

@@ -254,7 +254,9 @@ public struct AuthState: Sendable, Hashable {
         storage.fields.hash(into: &hasher)
     }
 
-    /// Whether the user must sign in again before this session can be used.
+    /// Whether a server said the user must sign in again (``signInRequiredError``, usually
+    /// `invalid_grant`). A session that holds no token cannot be used either: the package's one
+    /// rule for both is what ``SavedAccount/signInRequired`` and `bearer status` show.
     public var signInRequired: Bool { signInRequiredError != nil }
 
     /// Whether this session can authorize requests: it needs no new sign-in and holds an access
@@ -286,7 +288,7 @@ extension AuthState: RedactedDescription {
             "expiresAt: \(accessTokenExpiresAt.map { "\($0)" } ?? "unknown")",
             "refreshToken: \(refreshToken == nil ? "none" : "<redacted>")",
         ]
-        if let signInRequiredError { parts.append("needs re-authentication: \(signInRequiredError.code)") }
+        if let signInRequiredError { parts.append("sign-in required: \(signInRequiredError.code)") }
         return "AuthState(\(parts.joined(separator: ", ")))"
     }
 }

@@ -113,7 +113,7 @@ struct OAuthEndpoint: Sendable {
     ///   - endpointName: A name for messages.
     ///   - now: The time of receipt, for an HTTP-date `Retry-After`.
     /// - Returns: The decoded object.
-    /// - Throws: ``OAuthError``, or ``BearerError`` with kind ``BearerError/Kind/serverError`` (5xx, 429)
+    /// - Throws: ``OAuthError``, or ``BearerError`` with kind ``BearerError/Kind/serverUnavailable`` (5xx, 429)
     ///   or ``BearerError/Kind/invalidResponse``.
     static func jsonObject(
         from response: TransportResponse,

@@ -155,12 +155,12 @@ struct AuthSessionStateMachineTests {
         var machine = Self.machine(in: phase)
         Self.startRun(&machine, at: Self.staleTime(for: phase))
         let held = machine.state
-        let reauthentication = Machine.Failure(BearerError.signInRequired("grant gone"))
+        let signInRequired = Machine.Failure(BearerError.signInRequired("grant gone"))
         let expected: [PhaseName: (fresh: Machine.LockedAction, stale: Machine.LockedAction)] = [
             .saved: (.deliver(held), .refresh(held)),
             .unsaved: (.save(held), .save(held)),
             .backingOffExpired: (.deliver(held), .refresh(held)),
-            .signInRequired: (.fail(reauthentication), .fail(reauthentication)),
+            .signInRequired: (.fail(signInRequired), .fail(signInRequired)),
             .signedOut: (.fail(Self.signedOutFailure), .fail(Self.signedOutFailure)),
         ]
         var fresh = machine

@@ -129,7 +129,7 @@ struct AuthSessionTests {
         #expect(await transport.requests.isEmpty)
     }
 
-    @Test("A session marked for re-authentication picks up a new sign-in saved by another process")
+    @Test("A session marked sign-in required picks up a new sign-in saved by another process")
     func picksUpNewSignIn() async throws {
         let (session, transport, store) = try await makeSession(replies: [.json(400, #"{"error":"invalid_grant"}"#)])
         clock.advance(by: 3600)

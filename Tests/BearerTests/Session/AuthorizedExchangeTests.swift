@@ -178,7 +178,7 @@ struct AuthSessionRequestTests {
         #expect(try await store.load(key: "main") == nil)
     }
 
-    @Test("A new sign-in replaces a session that needs re-authentication")
+    @Test("A new sign-in replaces a session marked sign-in required")
     func replaceClearsMark() async throws {
         let (session, transport, store) = try await base.makeSession(replies: [
             .json(400, #"{"error":"invalid_grant"}"#)
