@@ -13,8 +13,10 @@ enum LogoutRules {
         case session(AuthState)
     }
 
-    /// Reads the profile's session under the store's lock, and removes it there if it is corrupt,
-    /// so a `login` saving at the same time is never the one removed.
+    /// Reads the profile's session, and removes it if it is corrupt. The removal happens under
+    /// the store's lock after reading the file again, so a `login` saving at the same time is
+    /// never the one removed, and it sets no space aside, so it works on a full disk. A
+    /// readable session is returned as it is: `disconnect()` takes the lock and reads it again.
     ///
     /// - Throws: The store's error for a file that may not be read (one others can read, a folder
     ///   others can write: `insecureStorage`), and `unreadableSession` for one a newer release
@@ -22,16 +24,25 @@ enum LogoutRules {
     static func take(_ profile: Profile) async throws -> Stored {
         let store = profile.store
         let key = profile.name
-        return try await store.withExclusiveAccess(to: key) {
-            do {
-                return try await store.load(key: key).map(Stored.session) ?? .none
-            } catch let error as BearerError where error.kind == .unreadableSession {
-                if let version = try store.storedFormatVersion(key: key), version > AuthState.currentVersion {
-                    throw error
-                }
+        if let stored = try await readable(key, in: store) { return stored }
+        return try await StoreAccess.$maySave.withValue(false) {
+            try await store.withExclusiveAccess(to: key) {
+                if let stored = try await readable(key, in: store) { return stored }
                 try await store.remove(key: key)
                 return .removedUnreadable
             }
+        }
+    }
+
+    /// What the store holds under `key`; `nil` for a corrupt file.
+    private static func readable(_ key: String, in store: FileSessionStore) async throws -> Stored? {
+        do {
+            return try await store.load(key: key).map(Stored.session) ?? Stored.none
+        } catch let error as BearerError where error.kind == .unreadableSession {
+            if let version = try store.storedFormatVersion(key: key), version > AuthState.currentVersion {
+                throw error
+            }
+            return nil
         }
     }
 }

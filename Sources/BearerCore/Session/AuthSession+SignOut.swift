@@ -75,19 +75,21 @@ extension AuthSession {
         return outcome
     }
 
-    /// Catches up with the stored copy before it is removed, under the store's lock. - Returns:
-    /// `false` when the copy belongs to another account, which signed in under the same key
-    /// since; `true` when it is this session's, newest tokens adopted, or is gone. - Throws: The
-    /// store's error when the copy cannot be read, which must then be left as it is.
+    /// Catches up with the stored copy before it is removed, under the store's lock.
+    ///
+    /// - Returns: `false` when the copy belongs to another account, which signed in under the
+    ///   same key since, whatever this session's phase; `true` when it is this session's (its
+    ///   newest tokens adopted) or is gone.
+    /// - Throws: The store's error when the copy cannot be read, which is then left as it is.
     private func storedCopyIsOwn() async throws -> Bool {
-        do {
-            try await reloadHoldingLock()
-            return true
-        } catch let error as BearerError where error.kind == .userMismatch {
-            return false
-        } catch let error as BearerError where error.kind == .signInRequired && machine.isSignedOut {
-            return true
+        guard let stored = try await store.load(key: key) else { return true }
+        guard stored.mayBeSameUser(as: machine.state) else { return false }
+        switch machine.storedCopyLoaded(stored) {
+        case .unchanged: break
+        case .adopted: notifyObservers()
+        case .fail(let failure): throw failure.error
         }
+        return true
     }
 }
 

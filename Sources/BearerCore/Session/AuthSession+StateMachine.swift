@@ -41,12 +41,6 @@ extension AuthSession {
             return phase.state.canAuthorize
         }
 
-        /// Whether the session is signed out: here, or because its stored copy is gone.
-        package var isSignedOut: Bool {
-            if case .signedOut = phase { return true }
-            return false
-        }
-
         // MARK: - Asking for a token
 
         /// A caller wants a fresh token at `now`.

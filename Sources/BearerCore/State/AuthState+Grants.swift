@@ -128,7 +128,7 @@ extension AuthState {
     ///   ``BearerError/Kind/signInRequired`` when there is no refresh token,
     ///   ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, ``OAuthError`` from
     ///   the server (`invalid_grant` means the user must sign in again; see
-    ///   ``markingSignInRequired(_:)``) or `invalid_grant` without an HTTP status, and no
+    ///   `markingSignInRequired(_:)`) or `invalid_grant` without an HTTP status, and no
     ///   request sent, once ``refreshTokenExpiresAt`` has passed; or another ``BearerError``.
     package func refreshed(
         using transport: some HTTPTransport,

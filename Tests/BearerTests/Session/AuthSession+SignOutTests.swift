@@ -90,6 +90,42 @@ struct SignOutStoredCopyTests {
         #expect(try await store.load(key: "main") == Self.otherAccount)
     }
 
+    @Test("A session signed out already, or marked sign-in required, keeps another account's stored session")
+    func otherPhasesKeepOtherAccount() async throws {
+        let (signedOut, _, store) = try await base.makeSession()
+        try await store.save(Self.otherAccount, key: "main")
+        try await signedOut.signOut()
+        try await signedOut.signOut()
+        #expect(try await signedOut.disconnect() == .notRevoked, "it holds no token any more")
+        #expect(try await store.load(key: "main") == Self.otherAccount)
+
+        let (marked, transport, markedStore) = try await base.makeSession(replies: [
+            .json(400, #"{"error":"invalid_grant"}"#), .text(200, contentType: "text/plain", ""),
+            .text(200, contentType: "text/plain", ""),
+        ])
+        base.clock.advance(by: 3600)
+        await #expect(throws: BearerError.self) { try await marked.validAccessToken() }
+        try await markedStore.save(Self.otherAccount, key: "main")
+        #expect(try await marked.disconnect() == .revoked)
+        let revoked = await transport.requests.dropFirst().map { $0.formBody["token"] }
+        #expect(revoked == ["rt-1", "at-1"])
+        #expect(try await markedStore.load(key: "main") == Self.otherAccount)
+    }
+
+    @Test("With the stored copy gone, signOut succeeds and disconnect revokes the session's own grant")
+    func copyGone() async throws {
+        let (session, transport, store) = try await base.makeSession(replies: [
+            .text(200, contentType: "text/plain", ""), .text(200, contentType: "text/plain", ""),
+        ])
+        try await store.remove(key: "main")
+        #expect(try await session.disconnect() == .revoked)
+        #expect(await transport.requests.map { $0.formBody["token"] } == ["rt-1", "at-1"])
+        let (other, _, otherStore) = try await base.makeSession()
+        try await otherStore.remove(key: "main")
+        try await other.signOut()
+        #expect(await !other.canAuthorize)
+    }
+
     @Test("A stored copy that cannot be read is neither revoked nor removed, and the session stays signed in")
     func unreadableCopyIsKept() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-signout-\(UUID())")
