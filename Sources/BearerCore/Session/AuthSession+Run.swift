@@ -103,7 +103,11 @@ extension AuthSession {
 
     /// Catches up with the stored copy; must run under the store's lock.
     func reloadHoldingLock() async throws {
-        let stored = try await store.load(key: key)
+        try catchUp(with: try await store.load(key: key))
+    }
+
+    /// Catches up with `stored`, the copy just read under the store's lock.
+    func catchUp(with stored: AuthState?) throws {
         switch machine.storedCopyLoaded(stored) {
         case .unchanged: break
         case .adopted: notifyObservers()

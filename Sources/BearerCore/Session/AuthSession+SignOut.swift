@@ -84,11 +84,7 @@ extension AuthSession {
     private func storedCopyIsOwn() async throws -> Bool {
         guard let stored = try await store.load(key: key) else { return true }
         guard stored.mayBeSameUser(as: machine.state) else { return false }
-        switch machine.storedCopyLoaded(stored) {
-        case .unchanged: break
-        case .adopted: notifyObservers()
-        case .fail(let failure): throw failure.error
-        }
+        try catchUp(with: stored)
         return true
     }
 }

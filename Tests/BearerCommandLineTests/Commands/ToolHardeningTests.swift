@@ -55,13 +55,19 @@ struct ToolHardeningTests {
         }
     }
 
-    @Test("logout removes a corrupt session unrevoked and exits non-zero; no session is no error")
-    func corruptSessionIsRemoved() async throws {
+    /// A fixture whose default profile's session file, a safe one, holds `contents`.
+    private static func sessionFile(containing contents: Data) async throws -> (CommandFixture, String) {
         let fixture = CommandFixture()
-        defer { fixture.removeAll() }
         try await fixture.store.save(try CommandFixture.session(), key: "default")
         let file = try fixture.store.fileURL(for: "default").path
-        try Data("{not json".utf8).write(to: URL(fileURLWithPath: file))
+        try contents.write(to: URL(fileURLWithPath: file))
+        return (fixture, file)
+    }
+
+    @Test("logout removes a corrupt session unrevoked and exits non-zero; no session is no error")
+    func corruptSessionIsRemoved() async throws {
+        let (fixture, file) = try await Self.sessionFile(containing: Data("{not json".utf8))
+        defer { fixture.removeAll() }
         let (status, output) = await fixture.run(["logout"])
         #expect(status == 1, "\(output.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file))
@@ -70,12 +76,9 @@ struct ToolHardeningTests {
 
     @Test("logout refuses a session a newer release wrote, keeps it and exits 65")
     func newerSessionIsKept() async throws {
-        let fixture = CommandFixture()
-        defer { fixture.removeAll() }
-        try await fixture.store.save(try CommandFixture.session(), key: "default")
-        let file = try fixture.store.fileURL(for: "default").path
         let newer = Data(#"{"version":2,"grant":"held by a newer release"}"#.utf8)
-        try newer.write(to: URL(fileURLWithPath: file))
+        let (fixture, file) = try await Self.sessionFile(containing: newer)
+        defer { fixture.removeAll() }
         let (status, output) = await fixture.run(["logout"])
         #expect(status == 65, "\(output.stderr)")
         #expect(output.stderr.contains("format version 2"))
