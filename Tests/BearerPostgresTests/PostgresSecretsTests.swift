@@ -31,6 +31,16 @@ struct PostgresSecretsTests {
             #expect(!"\(store)".contains(Self.password))
             await store.close()
         }
+        // A store with a connection open (the test server trusts local users and ignores the password).
+        let connected = try PostgresSessionStore(
+            connectionString: try PostgresTestServer.running.connectionString + " password=\(Self.password)",
+            table: "dumped_sessions")
+        try await connected.prepareSchema()
+        var dumped = ""
+        dump(connected, to: &dumped)
+        #expect(!dumped.contains(Self.password), "dump of a connected store shows no password")
+        #expect(dumped.contains("idle: 1"), "the pool's mirror counts its idle connection: \(dumped)")
+        await connected.close()
         for malformed in ["host=127.0.0.1 password=\(Self.password) port", "host=127.0.0.1 password='\(Self.password)"]
         {
             let error = #expect(throws: PostgresSessionStoreError.self) {

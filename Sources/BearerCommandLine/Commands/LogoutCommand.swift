@@ -24,18 +24,21 @@ enum LogoutCommand: Command {
         let console = environment.console
         // Only a corrupt session is removed unrevoked; one that may not be read (an unsafe file or
         // folder) or that a newer release wrote is refused, and nothing is removed.
-        let stored: AuthState
         switch try await LogoutRules.take(profile) {
-        case .none:
+        case .absent:
             console.say("Profile \(profile.name) has no session; nothing to sign out of.")
             return .success
         case .removedUnreadable:
             console.say("Removed the unreadable session of profile \(profile.name); it could not be revoked.")
             return .failure
-        case .session(let state):
-            stored = state
+        case .readable:
+            break
         }
-        let outcome = try await profile.session(in: environment).disconnect()
+        // The session restored here is the one disconnected, so the place to revoke by hand is
+        // its server's.
+        let session = try await profile.session(in: environment)
+        let server = await session.state.server
+        let outcome = try await session.disconnect()
         switch outcome {
         case .revoked:
             console.say(
@@ -51,7 +54,7 @@ enum LogoutCommand: Command {
                     + "revoke the grant.")
             console.say(
                 ErrorReport.message(for: error) + " The grant may still be valid; revoke it "
-                    + revocationPlace(for: stored.server) + ".")
+                    + revocationPlace(for: server) + ".")
             return ErrorReport.exitCode(for: error) == .unavailable ? .unavailable : .failure
         }
         return .success

@@ -6,17 +6,17 @@ enum LogoutRules {
     /// What the profile's store held.
     enum Stored {
         /// No session.
-        case none
+        case absent
         /// A file that could not be read at all (corrupt), now removed without being revoked.
         case removedUnreadable
-        /// A session to disconnect.
-        case session(AuthState)
+        /// A session to disconnect, which `disconnect()` reads again under the lock.
+        case readable
     }
 
     /// Reads the profile's session, and removes it if it is corrupt. The removal happens under
     /// the store's lock after reading the file again, so a `login` saving at the same time is
     /// never the one removed, and it sets no space aside, so it works on a full disk. A
-    /// readable session is returned as it is: `disconnect()` takes the lock and reads it again.
+    /// readable session is left as it is: `disconnect()` takes the lock and reads it again.
     ///
     /// - Throws: The store's error for a file that may not be read (one others can read, a folder
     ///   others can write: `insecureStorage`), and `unreadableSession` for one a newer release
@@ -24,10 +24,10 @@ enum LogoutRules {
     static func take(_ profile: Profile) async throws -> Stored {
         let store = profile.store
         let key = profile.name
-        if let stored = try await readable(key, in: store) { return stored }
+        if let stored = try await read(key, in: store) { return stored }
         return try await StoreAccess.$maySave.withValue(false) {
             try await store.withExclusiveAccess(to: key) {
-                if let stored = try await readable(key, in: store) { return stored }
+                if let stored = try await read(key, in: store) { return stored }
                 try await store.remove(key: key)
                 return .removedUnreadable
             }
@@ -35,9 +35,9 @@ enum LogoutRules {
     }
 
     /// What the store holds under `key`; `nil` for a corrupt file.
-    private static func readable(_ key: String, in store: FileSessionStore) async throws -> Stored? {
+    private static func read(_ key: String, in store: FileSessionStore) async throws -> Stored? {
         do {
-            return try await store.load(key: key).map(Stored.session) ?? Stored.none
+            return try await store.load(key: key) == nil ? Stored.absent : Stored.readable
         } catch let error as BearerError where error.kind == .unreadableSession {
             if let version = try store.storedFormatVersion(key: key), version > AuthState.currentVersion {
                 throw error

@@ -216,7 +216,8 @@ public struct AuthState: Sendable, Hashable {
     }
 
     /// Whether `other` may be the same user, the rule for merging an incremental grant and for
-    /// taking a stored copy another process saved:
+    /// taking or removing a stored copy another process saved. This session is the one in memory,
+    /// whose user the app shows; `other` is the grant or the stored copy that must match it:
     ///
     /// - both subjects (`sub`) are known: they must be equal;
     /// - this session has a subject and `other` has none: refused, since a session that proved who

@@ -130,3 +130,17 @@ final class ConnectionPool: @unchecked Sendable {
         for connection in idle { await connection.close() }
     }
 }
+
+extension ConnectionPool: CustomReflectable {
+    /// A mirror read under the lock, so `dump` of a store races no connection thread: the
+    /// settings (without the connection string), the pool's size and how many connections it holds.
+    var customMirror: Mirror {
+        let (idle, created, waiting) = lock.withLock { (state.idle.count, state.created, state.waiters.count) }
+        return Mirror(
+            self,
+            children: [
+                "settings": settings, "size": size, "waitTimeout": waitTimeout, "idle": idle, "created": created,
+                "waiting": waiting,
+            ], displayStyle: .class)
+    }
+}

@@ -76,6 +76,29 @@ struct SignOutStoredCopyTests {
         try await session.signOut()
         #expect(try await store.load(key: "main") == Self.otherAccount)
         #expect(await transport.requests.isEmpty)
+        #expect(await !session.canAuthorize, "this session is signed out all the same")
+    }
+
+    @Test("disconnect of a session without a subject revokes and removes its own copy, which a refresh elsewhere named")
+    func disconnectTakesOwnCopyWithSubject() async throws {
+        let store = InMemorySessionStore()
+        let transport = RecordingTransport(replies: [
+            .text(200, contentType: "text/plain", ""), .text(200, contentType: "text/plain", ""),
+        ])
+        let migrated = AuthState(
+            server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-1"),
+            accessTokenExpiresAt: Fixtures.epoch.addingTimeInterval(3600), refreshToken: RefreshToken("rt-1"),
+            grantedScopes: ["openid", "email"])
+        let session = try await AuthSession.save(
+            migrated, to: store, key: "main", transport: transport, clock: .fixed(Fixtures.epoch))
+        var refreshedElsewhere = migrated
+        refreshedElsewhere.accessToken = AccessToken("at-2")
+        refreshedElsewhere.refreshToken = RefreshToken("rt-2")
+        refreshedElsewhere.user = AuthState.User(subject: "user-1")
+        try await store.save(refreshedElsewhere, key: "main")
+        #expect(try await session.disconnect() == .revoked)
+        #expect(await transport.requests.map { $0.formBody["token"] } == ["rt-2", "at-2"], "the newest tokens")
+        #expect(try await store.load(key: "main") == nil)
     }
 
     @Test("disconnect revokes this session's own grant and keeps another account's stored session")

@@ -246,4 +246,16 @@ struct AuthSessionStateMachineTests {
         #expect(action == expected.0)
         #expect("\(machine.description) \(machine.state.accessToken?.value ?? "none")" == expected.1)
     }
+
+    @Test("The session in memory is the one a stored copy must match: a copy may add a subject, not drop one")
+    func storedCopyMatchesTheSessionInMemory() {
+        // A session migrated without an ID token: another process's refresh brought one.
+        var unproven = Machine(stored: Self.state(subject: ""))
+        #expect(unproven.storedCopyLoaded(Self.state(access: "at-9", refresh: "rt-9")) == .adopted)
+        #expect(unproven.state.user?.subject == "user-1")
+        // A session that proved its user does not take a copy that proves none.
+        var proven = Machine(stored: Self.state())
+        #expect(proven.storedCopyLoaded(Self.state(access: "at-9", refresh: "rt-9", subject: "")) == Self.mismatch)
+        #expect(proven.state.accessToken?.value == "at-1")
+    }
 }
