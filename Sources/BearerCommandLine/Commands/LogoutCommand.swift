@@ -34,11 +34,11 @@ enum LogoutCommand: Command {
         case .readable:
             break
         }
-        // The session restored here is the one disconnected, so the place to revoke by hand is
-        // its server's.
+        // The place to revoke by hand is that of the session disconnected, read after it caught
+        // up with the stored copy.
         let session = try await profile.session(in: environment)
-        let server = await session.state.server
         let outcome = try await session.disconnect()
+        let server = await session.state.server
         switch outcome {
         case .revoked:
             console.say(

