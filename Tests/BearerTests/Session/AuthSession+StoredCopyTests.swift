@@ -7,18 +7,20 @@ import Testing
 /// the store's lock.
 @Suite("A stored copy another process saved")
 struct StoredCopyTests {
+    /// A session migrated without an ID token: no subject, no e-mail.
+    static let migrated = AuthState(
+        server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-1"),
+        accessTokenExpiresAt: Fixtures.epoch.addingTimeInterval(3600), refreshToken: RefreshToken("rt-1"),
+        grantedScopes: ["openid", "email"])
+
     @Test("A session migrated without a subject takes its copy, which another process's refresh named")
     func unprovenSessionTakesNamedCopy() async throws {
         let store = InMemorySessionStore()
         let transport = RecordingTransport(replies: [])
         let clock = TestClock(Fixtures.epoch)
-        let migrated = AuthState(
-            server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-1"),
-            accessTokenExpiresAt: Fixtures.epoch.addingTimeInterval(3600), refreshToken: RefreshToken("rt-1"),
-            grantedScopes: ["openid", "email"])
         let session = try await AuthSession.save(
-            migrated, to: store, key: "main", transport: transport, clock: clock.wallClock)
-        var refreshedElsewhere = migrated
+            Self.migrated, to: store, key: "main", transport: transport, clock: clock.wallClock)
+        var refreshedElsewhere = Self.migrated
         refreshedElsewhere.accessToken = AccessToken("at-2")
         refreshedElsewhere.accessTokenExpiresAt = Fixtures.epoch.addingTimeInterval(7200)
         refreshedElsewhere.user = AuthState.User(subject: "user-1")
@@ -36,12 +38,8 @@ struct StoredCopyTests {
             .text(200, contentType: "text/plain", ""), .text(200, contentType: "text/plain", ""),
         ])
         let clock = TestClock(Fixtures.epoch)
-        let migrated = AuthState(
-            server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-1"),
-            accessTokenExpiresAt: Fixtures.epoch.addingTimeInterval(3600), refreshToken: RefreshToken("rt-1"),
-            grantedScopes: ["openid", "email"])
         let session = try await AuthSession.save(
-            migrated, to: store, key: "main", transport: transport, clock: clock.wallClock)
+            Self.migrated, to: store, key: "main", transport: transport, clock: clock.wallClock)
         let otherAccount = AuthState(
             server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-other"),
             accessTokenExpiresAt: Fixtures.epoch.addingTimeInterval(7200), refreshToken: RefreshToken("rt-other"),
