@@ -32,32 +32,26 @@ extension AuthState {
 
     /// Whether `stored`, the copy another process saved under this session's key, may be this
     /// session's: the rule for taking it in a run and for removing it when signing out. This
-    /// session is the one in memory, whose user the app shows; a copy of another account is
-    /// neither taken nor removed.
+    /// session is the one in memory, whose user the app shows; a copy that may be another
+    /// account's is neither taken nor removed.
     ///
-    /// - both subjects (`sub`) are known: they must be equal;
-    /// - otherwise the same refresh token is the same grant, refreshed elsewhere (a server that
-    ///   does not rotate refresh tokens, such as Google's, keeps it);
-    /// - this session has a subject and the copy has none: refused, since a copy that proves no
-    ///   user is not taken for the one this session proved;
-    /// - this session has no subject (a session migrated or imported without an ID token) and
-    ///   the copy has one: accepted only when both e-mails are known and equal, since a refresh
-    ///   elsewhere may have brought the ID token, but so may another account's sign-in;
-    /// - neither has a subject: accepted, since without OpenID Connect nothing tells accounts
-    ///   apart.
+    /// - This session has a subject (`sub`): the copy's must be the same. A copy without one
+    ///   proves no user and is refused, even of the same grant, so the session never loses the
+    ///   user it proved.
+    /// - This session has none (migrated or imported without an ID token), and the copy holds the
+    ///   same refresh token: the same grant, refreshed elsewhere, perhaps with an ID token (a
+    ///   server that does not rotate refresh tokens, such as Google's, keeps it).
+    /// - Both e-mails are known: they must be equal.
+    /// - Otherwise a copy that names a user is refused, as a refresh elsewhere on a server that
+    ///   rotates refresh tokens cannot be told from another account's sign-in; restoring the
+    ///   session takes it. A copy that names none is taken, since without OpenID Connect nothing
+    ///   tells accounts apart.
     func mayBeOwnCopy(_ stored: AuthState) -> Bool {
-        let mine = user?.subject ?? ""
-        let theirs = stored.user?.subject ?? ""
-        if !mine.isEmpty, !theirs.isEmpty { return mine == theirs }
-        if let refreshToken, refreshToken == stored.refreshToken { return true }
-        switch (mine.isEmpty, theirs.isEmpty) {
-        case (false, _):
-            return false
-        case (true, false):
-            guard let email = user?.email, let storedEmail = stored.user?.email else { return false }
-            return email == storedEmail
-        case (true, true):
-            return true
-        }
+        let subject = user?.subject ?? ""
+        let storedSubject = stored.user?.subject ?? ""
+        if !subject.isEmpty { return subject == storedSubject }
+        if let refreshToken, !refreshToken.value.isEmpty, refreshToken == stored.refreshToken { return true }
+        if let email = user?.email, let storedEmail = stored.user?.email { return email == storedEmail }
+        return storedSubject.isEmpty
     }
 }

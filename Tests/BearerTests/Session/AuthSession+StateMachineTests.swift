@@ -247,38 +247,4 @@ struct AuthSessionStateMachineTests {
         #expect(action == expected.0)
         #expect("\(machine.description) \(machine.state.accessToken?.value ?? "none")" == expected.1)
     }
-
-    /// (case, the session in memory, the stored copy, whether the copy is taken as the session's)
-    static let ownCopyCases: [(String, AuthState, AuthState, Bool)] = [
-        ("same subject, refresh token rotated", state(), state(access: "at-9", refresh: "rt-9"), true),
-        ("other subject, even with the same refresh token", state(), state(access: "at-9", subject: "user-2"), false),
-        ("a copy that proves no user", state(), state(access: "at-9", refresh: "rt-9", subject: ""), false),
-        ("a copy that proves no user, of the same grant", state(), state(access: "at-9", subject: ""), true),
-        (
-            "an unproven session, its grant refreshed elsewhere with an ID token", state(subject: ""),
-            state(access: "at-9"), true
-        ),
-        (
-            "an unproven session, another grant that names a user", state(subject: ""),
-            state(access: "at-9", refresh: "rt-9"), false
-        ),
-        (
-            "an unproven session with an e-mail, a copy of the same e-mail", state(subject: "", email: "a@x"),
-            state(access: "at-9", refresh: "rt-9", email: "a@x"), true
-        ),
-        (
-            "an unproven session with an e-mail, a copy of another", state(subject: "", email: "a@x"),
-            state(access: "at-9", refresh: "rt-9", email: "b@x"), false
-        ),
-        ("neither names a user", state(subject: ""), state(access: "at-9", refresh: "rt-9", subject: ""), true),
-    ]
-
-    @Test("A stored copy is matched against the session in memory", arguments: ownCopyCases.map(\.0))
-    func storedCopyMatchesTheSessionInMemory(name: String) throws {
-        let (_, inMemory, stored, isOwn) = try #require(Self.ownCopyCases.first { $0.0 == name })
-        var machine = Machine(stored: inMemory)
-        let action = machine.storedCopyLoaded(stored)
-        #expect(action == (isOwn ? .adopted : Self.mismatch))
-        #expect(machine.state.accessToken?.value == (isOwn ? "at-9" : "at-1"))
-    }
 }

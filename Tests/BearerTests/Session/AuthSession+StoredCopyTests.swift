@@ -7,6 +7,9 @@ import Testing
 /// the store's lock.
 @Suite("A stored copy another process saved")
 struct StoredCopyTests {
+    /// The state machine's tests, whose sessions and answers these cases use.
+    typealias MachineTests = AuthSessionStateMachineTests
+
     /// A session migrated without an ID token: no subject, no e-mail.
     static let migrated = AuthState(
         server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-1"),
@@ -51,5 +54,81 @@ struct StoredCopyTests {
         #expect(try await session.disconnect() == .revoked)
         #expect(await transport.requests.map { $0.formBody["token"] } == ["rt-1", "at-1"], "its own tokens only")
         #expect(try await store.load(key: "main") == otherAccount, "the other account's session is kept")
+    }
+
+    /// (case, the session in memory, the stored copy, whether the copy is taken as the session's)
+    static let ownCopyCases: [(String, AuthState, AuthState, Bool)] = [
+        (
+            "same subject, refresh token rotated", MachineTests.state(),
+            MachineTests.state(access: "at-9", refresh: "rt-9"), true
+        ),
+        (
+            "other subject, even with the same refresh token", MachineTests.state(),
+            MachineTests.state(access: "at-9", subject: "user-2"), false
+        ),
+        (
+            "a copy that proves no user", MachineTests.state(),
+            MachineTests.state(access: "at-9", refresh: "rt-9", subject: ""),
+            false
+        ),
+        (
+            "a copy that proves no user, even of the same grant", MachineTests.state(),
+            MachineTests.state(access: "at-9", subject: ""), false
+        ),
+        (
+            "an unproven session, its grant refreshed elsewhere with an ID token", MachineTests.state(subject: ""),
+            MachineTests.state(access: "at-9"), true
+        ),
+        (
+            "an unproven session, another grant that names a user", MachineTests.state(subject: ""),
+            MachineTests.state(access: "at-9", refresh: "rt-9"), false
+        ),
+        (
+            "an unproven session with an e-mail, a copy of the same e-mail",
+            MachineTests.state(subject: "", email: "a@x"),
+            MachineTests.state(access: "at-9", refresh: "rt-9", email: "a@x"), true
+        ),
+        (
+            "an unproven session with an e-mail, a copy of another", MachineTests.state(subject: "", email: "a@x"),
+            MachineTests.state(access: "at-9", refresh: "rt-9", email: "b@x"), false
+        ),
+        (
+            "neither names a user", MachineTests.state(subject: ""),
+            MachineTests.state(access: "at-9", refresh: "rt-9", subject: ""), true
+        ),
+        (
+            "neither has a subject, their e-mails differ", MachineTests.state(subject: "", email: "a@x"),
+            MachineTests.state(access: "at-9", refresh: "rt-9", subject: "", email: "b@x"), false
+        ),
+        (
+            "an unproven session with an e-mail, a copy that names a user but no e-mail",
+            MachineTests.state(subject: "", email: "a@x"), MachineTests.state(access: "at-9", refresh: "rt-9"), false
+        ),
+        (
+            "an unproven session, an empty refresh token on both sides",
+            MachineTests.state(refresh: "", subject: ""), MachineTests.state(access: "at-9", refresh: ""), false
+        ),
+        (
+            "an unproven session without a refresh token, a copy that names a user",
+            MachineTests.state(subject: "").removingRefreshToken,
+            MachineTests.state(access: "at-9").removingRefreshToken, false
+        ),
+    ]
+
+    @Test("A stored copy is matched against the session in memory", arguments: ownCopyCases.map(\.0))
+    func storedCopyMatchesTheSessionInMemory(name: String) throws {
+        let (_, inMemory, stored, isOwn) = try #require(Self.ownCopyCases.first { $0.0 == name })
+        var machine = AuthSession.StateMachine(stored: inMemory)
+        let action = machine.storedCopyLoaded(stored)
+        #expect(action == (isOwn ? .adopted : MachineTests.mismatch))
+        #expect(machine.state.accessToken?.value == (isOwn ? "at-9" : "at-1"))
+    }
+}
+
+extension AuthState {
+    fileprivate var removingRefreshToken: AuthState {
+        var state = self
+        state.refreshToken = nil
+        return state
     }
 }
