@@ -199,8 +199,8 @@ extension AuthSession {
         /// The one way the session catches up with its stored copy, read under the store's lock.
         ///
         /// - An unsaved state is newer than the stored copy: it is kept (and saved next).
-        /// - A session signed out or needing sign-in takes a stored copy that can authorize:
-        ///   someone signed in again under the same key.
+        /// - A session signed out or needing sign-in takes a stored copy of the same server and
+        ///   client that can authorize: someone signed in again under the same key.
         /// - An active session takes the stored copy of the same user (another process refreshed);
         ///   it is signed out when the copy is gone, and refuses another user's copy.
         package mutating func storedCopyLoaded(_ stored: AuthState?) -> StoredCopyAction {
@@ -208,7 +208,9 @@ extension AuthSession {
             case .unsaved:
                 return .unchanged
             case .signedOut(let state), .signInRequired(let state):
-                guard let stored, stored != state, stored.canAuthorize else { return .unchanged }
+                guard let stored, stored != state, stored.canAuthorize, stored.hasSameClient(as: state) else {
+                    return .unchanged
+                }
                 phase = .saved(stored)
                 return .adopted
             case .saved(let state), .backingOff(let state, _, _):

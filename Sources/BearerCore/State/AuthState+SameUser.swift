@@ -35,6 +35,8 @@ extension AuthState {
     /// session is the one in memory, whose user the app shows; a copy that may be another
     /// account's is neither taken nor removed.
     ///
+    /// - The copy must be of the same server (issuer) and client: a subject is unique only at
+    ///   one issuer, and the session's allowed hosts are its server's.
     /// - This session has a subject (`sub`): the copy's must be the same. A copy without one
     ///   proves no user and is refused, even of the same grant, so the session never loses the
     ///   user it proved.
@@ -42,16 +44,34 @@ extension AuthState {
     ///   same refresh token: the same grant, refreshed elsewhere, perhaps with an ID token (a
     ///   server that does not rotate refresh tokens, such as Google's, keeps it).
     /// - Both e-mails are known: they must be equal.
-    /// - Otherwise a copy that names a user is refused, as a refresh elsewhere on a server that
-    ///   rotates refresh tokens cannot be told from another account's sign-in; restoring the
-    ///   session takes it. A copy that names none is taken, since without OpenID Connect nothing
-    ///   tells accounts apart.
+    /// - Otherwise the copy is taken only when neither names a user (no subject, no e-mail), since
+    ///   without OpenID Connect nothing tells accounts apart. A refresh elsewhere on a server that
+    ///   rotates refresh tokens cannot be told from another account's sign-in, so its copy is
+    ///   refused; restoring the session takes it.
     func mayBeOwnCopy(_ stored: AuthState) -> Bool {
+        guard hasSameClient(as: stored) else { return false }
         let subject = user?.subject ?? ""
         let storedSubject = stored.user?.subject ?? ""
         if !subject.isEmpty { return subject == storedSubject }
         if let refreshToken, !refreshToken.value.isEmpty, refreshToken == stored.refreshToken { return true }
-        if let email = user?.email, let storedEmail = stored.user?.email { return email == storedEmail }
-        return storedSubject.isEmpty
+        switch (knownEmail, stored.knownEmail) {
+        case (let email?, let storedEmail?):
+            return email == storedEmail
+        case (nil, nil):
+            return storedSubject.isEmpty
+        default:
+            return false
+        }
+    }
+
+    /// Whether `other` is a session of the same server (issuer) and client.
+    func hasSameClient(as other: AuthState) -> Bool {
+        server.issuer == other.server.issuer && client.id == other.client.id
+    }
+
+    /// The user's e-mail, `nil` when unknown or empty.
+    private var knownEmail: String? {
+        guard let email = user?.email, !email.isEmpty else { return nil }
+        return email
     }
 }

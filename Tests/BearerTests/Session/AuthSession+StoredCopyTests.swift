@@ -113,6 +113,27 @@ struct StoredCopyTests {
             MachineTests.state(subject: "").removingRefreshToken,
             MachineTests.state(access: "at-9").removingRefreshToken, false
         ),
+        (
+            "neither has a subject, only the copy an e-mail", MachineTests.state(subject: ""),
+            MachineTests.state(access: "at-9", refresh: "rt-9", subject: "", email: "b@x"), false
+        ),
+        (
+            "an unproven session with an e-mail, a copy that names no one",
+            MachineTests.state(subject: "", email: "a@x"),
+            MachineTests.state(access: "at-9", refresh: "rt-9", subject: ""), false
+        ),
+        (
+            "empty e-mails are unknown ones", MachineTests.state(subject: "", email: ""),
+            MachineTests.state(access: "at-9", refresh: "rt-9", email: ""), false
+        ),
+        (
+            "same subject at another server", MachineTests.state(), MachineTests.state(access: "at-9").atAnotherServer,
+            false
+        ),
+        (
+            "same subject and grant, another client", MachineTests.state(),
+            MachineTests.state(access: "at-9").ofAnotherClient, false
+        ),
     ]
 
     @Test("A stored copy is matched against the session in memory", arguments: ownCopyCases.map(\.0))
@@ -123,12 +144,41 @@ struct StoredCopyTests {
         #expect(action == (isOwn ? .adopted : MachineTests.mismatch))
         #expect(machine.state.accessToken?.value == (isOwn ? "at-9" : "at-1"))
     }
+
+    @Test("A session signed out or marked takes a new sign-in's copy only of its own server and client")
+    func signedOutTakesOnlyItsServersCopy() {
+        for copy in [
+            MachineTests.state(access: "at-9").atAnotherServer, MachineTests.state(access: "at-9").ofAnotherClient,
+        ] {
+            var signedOut = AuthSession.StateMachine(stored: MachineTests.state())
+            signedOut.signedOut()
+            #expect(signedOut.storedCopyLoaded(copy) == .unchanged)
+            var marked = AuthSession.StateMachine(
+                stored: MachineTests.state().markingSignInRequired(MachineTests.invalidGrant))
+            #expect(marked.storedCopyLoaded(copy) == .unchanged)
+        }
+        var signedOut = AuthSession.StateMachine(stored: MachineTests.state())
+        signedOut.signedOut()
+        #expect(signedOut.storedCopyLoaded(MachineTests.state(access: "at-9", subject: "user-2")) == .adopted)
+    }
 }
 
 extension AuthState {
     fileprivate var removingRefreshToken: AuthState {
         var state = self
         state.refreshToken = nil
+        return state
+    }
+
+    fileprivate var atAnotherServer: AuthState {
+        var state = self
+        state.server.issuer = Fixtures.url("https://other.example.com")
+        return state
+    }
+
+    fileprivate var ofAnotherClient: AuthState {
+        var state = self
+        state.client.id = "another-client"
         return state
     }
 }
