@@ -67,7 +67,12 @@ extension FullTool {
         console.say(
             "bearer: building \(name), which runs every command but a fresh `token` and `status`, in "
                 + "\(build.package) (once)…")
-        var actions = posix_spawn_file_actions_t()
+        // Darwin's file actions are an opaque pointer that the init call allocates; Glibc's a struct.
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO, STDOUT_FILENO)
@@ -75,7 +80,13 @@ extension FullTool {
         argv.append(nil)
         defer { for word in argv { free(word) } }
         var pid = pid_t()
-        guard posix_spawnp(&pid, "swift", &actions, nil, argv, environ) == 0 else { return false }
+        // Darwin's headers declare no `environ`; a program reads its own through _NSGetEnviron().
+        #if canImport(Darwin)
+            let environment = _NSGetEnviron().pointee
+        #else
+            let environment = environ
+        #endif
+        guard posix_spawnp(&pid, "swift", &actions, nil, argv, environment) == 0 else { return false }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // Exited normally with status 0.

@@ -1,10 +1,13 @@
 // swift-format-ignore-file
 // (An interface transcribed from Apple's documentation, kept in its spelling.)
 // What Apple's Foundation declares and swift-corelibs-foundation (the Foundation these checks
-// compile against) does not. scripts/check-apple imports this module implicitly into every file
-// it compiles as an Apple platform (-import-module), so the code says `import Foundation` as it
-// does on Apple platforms. Never shipped or run.
+// compile against) does not, and what Apple's Foundation has that swift-corelibs-foundation keeps
+// in FoundationNetworking (URLSession, URLRequest and their kin), re-exported here.
+// scripts/check-apple imports this module implicitly into every file it compiles as an Apple
+// platform (-import-module), so the code says `import Foundation` as it does on Apple platforms.
+// Never shipped or run.
 public import Foundation
+@_exported public import FoundationNetworking
 
 extension FileManager {
     /// developer.apple.com/documentation/foundation/filemanager/containerurl(forsecurityapplicationgroupidentifier:)

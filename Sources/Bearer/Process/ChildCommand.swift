@@ -33,8 +33,15 @@ import Foundation
             arguments: [String],
             finished: @escaping @Sendable (Int32) -> Void
         ) -> Bool {
-            var attributes = posix_spawnattr_t()
-            var actions = posix_spawn_file_actions_t()
+            // Darwin's spawn types are opaque pointers that posix_spawnattr_init allocates;
+            // Glibc's are structs it fills in.
+            #if canImport(Darwin)
+                var attributes: posix_spawnattr_t?
+                var actions: posix_spawn_file_actions_t?
+            #else
+                var attributes = posix_spawnattr_t()
+                var actions = posix_spawn_file_actions_t()
+            #endif
             guard posix_spawnattr_init(&attributes) == 0 else { return false }
             defer { posix_spawnattr_destroy(&attributes) }
             guard posix_spawn_file_actions_init(&actions) == 0 else { return false }

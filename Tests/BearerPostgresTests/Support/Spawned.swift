@@ -19,7 +19,11 @@ final class Spawned: Sendable {
         let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in envp { free(pointer) } }
-        var actions = posix_spawn_file_actions_t()
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
