@@ -6,13 +6,26 @@ import subprocess
 import sys
 
 PLATFORMS = {
-    # name: (the platform's availability domain, the domains it falls back to, in order)
+    # name: (the platform's availability domain, the domains its declarations' @available falls
+    # back to, in order)
     "ios": ("iOS", ["iOS"]),
     "maccatalyst": ("macCatalyst", ["macCatalyst", "iOS"]),
     "macos": ("macOS", ["macOS"]),
     "tvos": ("tvOS", ["tvOS"]),
     "watchos": ("watchOS", ["watchOS"]),
     "visionos": ("visionOS", ["visionOS", "iOS"]),
+}
+# The domains an `#available` query is read in, in order. Apple's compiler reads an iOS version in
+# a guard on Mac Catalyst (whose versions are iOS's), but on visionOS only a visionOS version: in
+# `#available(iOS 17.4, *)` the `*` stands for visionOS's deployment target
+# (scripts/apple-availability-agreement checks both against the compiler).
+GUARD_DOMAINS = {
+    "ios": ["iOS"],
+    "maccatalyst": ["macCatalyst", "iOS"],
+    "macos": ["macOS"],
+    "tvos": ["tvOS"],
+    "watchos": ["watchOS"],
+    "visionos": ["visionOS"],
 }
 STUB_PLATFORMS = ["iOS", "macOS", "tvOS", "watchOS", "visionOS"]
 NOMINAL_KINDS = {"class_decl", "struct_decl", "enum_decl", "protocol_decl", "typealias"}
