@@ -80,13 +80,7 @@ extension FullTool {
         argv.append(nil)
         defer { for word in argv { free(word) } }
         var pid = pid_t()
-        // Darwin's headers declare no `environ`; a program reads its own through _NSGetEnviron().
-        #if canImport(Darwin)
-            let environment = _NSGetEnviron().pointee
-        #else
-            let environment = environ
-        #endif
-        guard posix_spawnp(&pid, "swift", &actions, nil, argv, environment) == 0 else { return false }
+        guard posix_spawnp(&pid, "swift", &actions, nil, argv, environ) == 0 else { return false }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // Exited normally with status 0.

@@ -4,6 +4,7 @@
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+    import MachO  // _NSGetExecutablePath (mach-o/dyld.h)
 #endif
 
 /// The whole tool, `bearer-full`, which the `bearer` executable becomes for everything it does

@@ -61,6 +61,10 @@ open class ASWebAuthenticationSession: NSObject {
     /// `class Callback` (iOS 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, watchOS 10.4).
     @available(iOS 17.4, macCatalyst 17.4, macOS 14.4, tvOS 17.4, visionOS 1.1, watchOS 10.4, *)
     open class Callback: NSObject {
+        /// `init()` is unavailable (`- (instancetype)init NS_UNAVAILABLE;` in the header): a
+        /// callback is made only by ``customScheme(_:)`` or ``https(host:path:)``.
+        @available(*, unavailable)
+        public override init() { fatalError("stub") }
         /// `class func customScheme(_ customScheme: String) -> Self`
         open class func customScheme(_ customScheme: String) -> Self { fatalError("stub") }
         /// `class func https(host: String, path: String) -> Self`

@@ -19,3 +19,16 @@ extension FileManager {
         fatalError("stub")
     }
 }
+
+extension ProcessInfo {
+    /// developer.apple.com/documentation/foundation/processinfo/performexpiringactivity(withreason:using:)
+    /// `func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable
+    /// (Bool) -> Void)` (iOS 8.2, Mac Catalyst 13.1, tvOS 9, visionOS 1, watchOS 2; the page lists
+    /// no macOS). Runs the block on a concurrent queue: with false once the system granted time,
+    /// with true when it could not, or again with true when it takes the time back.
+    @available(iOS 8.2, macCatalyst 13.1, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+    @available(macOS, unavailable)
+    public func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable (Bool) -> Void) {
+        fatalError("stub")
+    }
+}

@@ -6,6 +6,7 @@
 // Availability: kSecAttrAccessible, kSecUseDataProtectionKeychain and SecCopyErrorMessageString as
 // their pages give it; the other keychain-item declarations date from the first SDK of each
 // platform (iOS 2, macOS 10.6 for SecItem, tvOS 9, watchOS 2), older than any deployment target.
+// The SecItem calls are C functions, whose results Swift lets a caller discard (@discardableResult).
 import Foundation
 
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
@@ -65,20 +66,20 @@ nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
 
 /// `func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus`
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
-public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { fatalError("stub") }
+@discardableResult public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { fatalError("stub") }
 
 /// `func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus`
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
-public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { fatalError("stub") }
+@discardableResult public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { fatalError("stub") }
 
 /// `func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus`
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
-public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus { fatalError("stub") }
+@discardableResult public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus { fatalError("stub") }
 
 /// `func SecItemDelete(_ query: CFDictionary) -> OSStatus`
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
-public func SecItemDelete(_ query: CFDictionary) -> OSStatus { fatalError("stub") }
+@discardableResult public func SecItemDelete(_ query: CFDictionary) -> OSStatus { fatalError("stub") }
 
 /// `func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString?`
 @available(iOS 11.3, macCatalyst 13.1, macOS 10.3, tvOS 11.3, visionOS 1.0, watchOS 4.3, *)
-public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? { fatalError("stub") }
+@discardableResult public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? { fatalError("stub") }

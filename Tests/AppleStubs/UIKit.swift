@@ -25,5 +25,8 @@ import Foundation
 @available(macOS, unavailable) @available(watchOS, unavailable)
 @MainActor open class UIViewController: NSObject {
     /// `var view: UIView! { get set }`
-    open var view: UIView! { fatalError("stub") }
+    open var view: UIView! {
+        get { fatalError("stub") }
+        set { fatalError("stub") }
+    }
 }

@@ -21,10 +21,11 @@ public struct TimelineProviderContext {
     public var isPreview: Bool { fatalError("stub") }
 }
 
-/// developer.apple.com/documentation/widgetkit/timelinereloadpolicy — `struct TimelineReloadPolicy`
+/// developer.apple.com/documentation/widgetkit/timelinereloadpolicy — `struct TimelineReloadPolicy`,
+/// which conforms to `Equatable` only (the page lists no `Sendable`)
 @available(iOS 14.0, macOS 11.0, visionOS 26.0, watchOS 9.0, *)
 @available(tvOS, unavailable) @available(macCatalyst, unavailable)
-public struct TimelineReloadPolicy: Sendable {
+public struct TimelineReloadPolicy: Equatable {
     /// `static let atEnd: TimelineReloadPolicy`
     public static var atEnd: TimelineReloadPolicy { fatalError("stub") }
     /// `static func after(_ date: Date) -> TimelineReloadPolicy`

@@ -18,7 +18,15 @@ public import SwiftUI
     }
 
     /// `func authenticate(using url: URL, callbackURLScheme: String, preferredBrowserSession:
-    /// WebAuthenticationSession.BrowserSession? = nil) async throws -> URL`
+    /// WebAuthenticationSession.BrowserSession? = nil) async throws -> URL` (iOS 16.4, macOS 13.3,
+    /// tvOS 16.4, visionOS 1, watchOS 9.4; deprecated in 27.0 on each but visionOS, as the page
+    /// lists it).
+    @available(iOS, introduced: 16.4, deprecated: 27.0)
+    @available(macCatalyst, introduced: 16.4, deprecated: 27.0)
+    @available(macOS, introduced: 13.3, deprecated: 27.0)
+    @available(tvOS, introduced: 16.4, deprecated: 27.0)
+    @available(watchOS, introduced: 9.4, deprecated: 27.0)
+    @available(visionOS, introduced: 1.0)
     public func authenticate(
         using url: URL,
         callbackURLScheme: String,

@@ -59,11 +59,13 @@
             }
         }
 
-        /// The sheet's completion handler. It is built outside the main actor because AppKit calls it
-        /// on a queue of its own.
+        /// The sheet's completion handler. It is built outside the main actor, as a `@Sendable`
+        /// function value, because AppKit calls it on a queue of its own: a closure written inline
+        /// in this main-actor class would be main-actor isolated, and Swift 6 traps when another
+        /// queue calls it (scripts/check-apple keeps it this way).
         private nonisolated static func finish(
             _ attempt: AgentAttempt
-        ) -> ASWebAuthenticationSession.CompletionHandler {
+        ) -> @Sendable (URL?, (any Error)?) -> Void {
             { redirect, error in attempt.finish(redirect: redirect, error: error) }
         }
 

@@ -3,8 +3,13 @@
     import Security
 
     /// A ``SessionStore`` in the data-protection keychain (Apple platforms): one generic-password
-    /// item per key, identified by the store's service and the key as its account, readable after
-    /// the first unlock, on this device only.
+    /// item per key, identified by the store's service, the key as its account and the store's
+    /// access group, readable after the first unlock, on this device only.
+    ///
+    /// Every query names the access group: the one given, or else the app's default group (the
+    /// first of its `keychain-access-groups`, else its application identifier). A store made
+    /// without a group therefore never reads, replaces or removes the items of a store that shares
+    /// another group with the app's extensions.
     ///
     /// An app and its widget or extensions share sessions with the same `accessGroup` (a keychain
     /// access group of all of them) and the same `appGroup`: ``withExclusiveAccess(to:_:)`` then
@@ -32,8 +37,6 @@
         /// other processes (a widget, an extension).
         public let appGroup: String?
 
-        private let items: KeychainItems
-
         /// Creates a store.
         ///
         /// - Parameters:
@@ -52,12 +55,26 @@
             self.service = service
             self.accessGroup = accessGroup
             self.appGroup = appGroup
-            self.items = KeychainItems(service: service, accessGroup: accessGroup)
         }
 
         /// The platform-neutral store over this store's items; `lockFolder` is where its locks are.
-        private func store(lockFolder: LockFolder? = nil) -> ItemSessionStore<KeychainItems> {
-            ItemSessionStore(items: items, namespace: service + "\u{0}" + (accessGroup ?? ""), lockFolder: lockFolder)
+        /// Its locks are named by service and the resolved access group, so that two stores that
+        /// reach the same items take the same lock.
+        private func store(lockFolder: LockFolder? = nil) throws -> ItemSessionStore<KeychainItems> {
+            let items = try KeychainItems(service: service, configuredGroup: accessGroup)
+            return ItemSessionStore(
+                items: items, namespace: service + "\u{0}" + items.accessGroup, lockFolder: lockFolder,
+                activity: lockFolder == nil ? nil : Self.sharedLockActivity)
+        }
+
+        /// The activity a shared lock is held in: where the system suspends processes in the
+        /// background, one that holds a lock file in a shared container is ended (`0xdead10cc`).
+        private static var sharedLockActivity: ExpiringActivity? {
+            #if os(macOS)
+                nil
+            #else
+                ExpiringActivity(provider: ProcessInfoExpiringActivities())
+            #endif
         }
 
         /// The lock folder in the shared container of ``appGroup``, if there is an app group.
@@ -107,23 +124,67 @@
         }
     }
 
-    /// The generic-password items of one service (and access group) in the data-protection
+    /// The generic-password items of one service and access group in the data-protection
     /// keychain: the `SecItem` calls of ``KeychainSessionStore``.
     struct KeychainItems: SessionItems {
+        /// The service of the throwaway item that finds the app's default access group; never a
+        /// store's service, so the probe is in no store's ``keys()``.
+        static let probeService = "Bearer.AccessGroupProbe"
+
         let service: String
-        let accessGroup: String?
+        /// The configured group, or else the app's default group (``KeychainAccessGroup``).
+        let accessGroup: String
+
+        /// The items of `service` in `configuredGroup`, or in the app's default group.
+        ///
+        /// - Throws: ``BearerError`` when the app's default group cannot be found.
+        init(service: String, configuredGroup: String?) throws {
+            self.service = service
+            self.accessGroup = try KeychainAccessGroup.appDefault.resolve(
+                configured: configuredGroup, probe: Self.defaultGroup)
+        }
+
+        /// Adds a throwaway item without an access group, reads the group the keychain put it in,
+        /// and removes it.
+        private static func defaultGroup() throws -> String? {
+            let account = UUID().uuidString
+            let probe: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: probeService,
+                kSecAttrAccount as String: account,
+                kSecUseDataProtectionKeychain as String: true,
+                kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+                kSecValueData as String: Data(),
+                kSecReturnAttributes as String: true,
+            ]
+            var result: CFTypeRef?
+            let status = SecItemAdd(probe as CFDictionary, &result)
+            guard status == errSecSuccess else {
+                throw KeychainItemRules.failure(
+                    "find the app's access group for", key: probeService, status: status, message: message(status))
+            }
+            let group = (result as? [String: Any])?[kSecAttrAccessGroup as String] as? String
+            var added: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: probeService,
+                kSecAttrAccount as String: account,
+                kSecUseDataProtectionKeychain as String: true,
+            ]
+            if let group { added[kSecAttrAccessGroup as String] = group }
+            SecItemDelete(added as CFDictionary)
+            return group
+        }
 
         /// The query that names the item of `key`, and nothing else.
         private func query(for key: String) -> [String: Any] {
             let item = KeychainItemRules.Item(service: service, key: key, accessGroup: accessGroup)
-            var query: [String: Any] = [
+            return [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: item.service,
                 kSecAttrAccount as String: item.account,
+                kSecAttrAccessGroup as String: item.accessGroup,
                 kSecUseDataProtectionKeychain as String: true,
             ]
-            if let accessGroup = item.accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
-            return query
         }
 
         func read(key: String) throws -> Data? {
@@ -163,14 +224,14 @@
         }
 
         func keys() throws -> [String] {
-            var query: [String: Any] = [
+            let query: [String: Any] = [
                 kSecClass as String: kSecClassGenericPassword,
                 kSecAttrService as String: service,
+                kSecAttrAccessGroup as String: accessGroup,
                 kSecUseDataProtectionKeychain as String: true,
                 kSecReturnAttributes as String: true,
                 kSecMatchLimit as String: kSecMatchLimitAll,
             ]
-            if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if KeychainItemRules.isAbsent(status) { return [] }

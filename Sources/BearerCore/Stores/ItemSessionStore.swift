@@ -12,7 +12,8 @@
 /// which every process of the app group sees; ``AuthSession`` re-reads the item under it, refreshes
 /// only when the session is still stale, and saves before releasing it, so the app and its
 /// extensions send a refresh token once between them. Without one, the lock holds within this
-/// process only.
+/// process only. With an ``ExpiringActivity`` too, the shared lock is taken and held only inside
+/// time the system granted, so that no process is suspended while it holds it.
 package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     /// Where the encoded sessions are kept.
     package let items: Items
@@ -21,6 +22,9 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     package let namespace: String
     /// The folder of the locks other processes see, if the store is shared between processes.
     package let lockFolder: LockFolder?
+    /// The activity that keeps the process running while it holds a lock of ``lockFolder``, where
+    /// the system suspends processes in the background.
+    package let activity: ExpiringActivity?
 
     /// Creates a store.
     ///
@@ -29,10 +33,12 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     ///   - namespace: What tells this store's locks from other stores' in the same folder.
     ///   - lockFolder: The folder of the locks other processes see; `nil` locks within this
     ///     process only.
-    package init(items: Items, namespace: String, lockFolder: LockFolder?) {
+    ///   - activity: The activity to hold a lock of `lockFolder` in, if any.
+    package init(items: Items, namespace: String, lockFolder: LockFolder?, activity: ExpiringActivity? = nil) {
         self.items = items
         self.namespace = namespace
         self.lockFolder = lockFolder
+        self.activity = activity
     }
 
     /// The lock file of `key`: a digest of the namespace and the key, so that any key (an email
@@ -73,10 +79,12 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     }
 
     /// Runs `body` while holding the lock of `key`: the lock file of ``lockFolder`` when there is
-    /// one, which other processes see; otherwise a lock within this process.
+    /// one, which other processes see, inside ``activity`` when there is one; otherwise a lock
+    /// within this process.
     ///
     /// - Throws: What `body` throws, or ``BearerError/Kind/storageFailure`` when the lock cannot
-    ///   be taken (then `body` does not run).
+    ///   be taken (then `body` does not run), or ``BearerError/Kind/timedOut`` when the activity
+    ///   got no time or ran out of it (see ``ExpiringActivity/run(_:)``).
     package func withExclusiveAccess<Result: Sendable>(
         to key: String,
         _ body: @Sendable () async throws -> Result
@@ -84,7 +92,9 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
         guard let lockFolder else {
             return try await ItemSessionLocks.tasks.withLock(namespace + "\u{0}" + key, body)
         }
-        return try await lockFolder.withLock(named: lockName(for: key), body)
+        let name = lockName(for: key)
+        guard let activity else { return try await lockFolder.withLock(named: name, body) }
+        return try await activity.run { try await lockFolder.withLock(named: name, body) }
     }
 }
 

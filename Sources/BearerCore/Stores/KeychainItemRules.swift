@@ -20,18 +20,19 @@ package enum KeychainItemRules {
     }
 
     /// The primary key of a session's generic-password item: the store's service and the
-    /// session's key as the account, in the store's access group if it has one. A query with the
-    /// service alone would match, and `SecItemDelete` would delete, every item of that service.
+    /// session's key as the account, in the store's access group (``KeychainAccessGroup``). A
+    /// query with the service alone would match, and `SecItemDelete` would delete, every item of
+    /// that service; one without the group, every group's item of that key.
     package struct Item: Sendable, Hashable {
         /// `kSecAttrService`: the store's service.
         package var service: String
         /// `kSecAttrAccount`: the session's key.
         package var account: String
-        /// `kSecAttrAccessGroup`, when the store shares items with other apps.
-        package var accessGroup: String?
+        /// `kSecAttrAccessGroup`: the store's group, configured or the app's default.
+        package var accessGroup: String
 
         /// The item of `key` in a store.
-        package init(service: String, key: String, accessGroup: String?) {
+        package init(service: String, key: String, accessGroup: String) {
             self.service = service
             self.account = key
             self.accessGroup = accessGroup

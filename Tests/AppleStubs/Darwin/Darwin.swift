@@ -102,16 +102,17 @@ public var LOCK_UN: Int32 { 8 }
 /// `int flock(int, int)`
 @discardableResult public func flock(_ fd: Int32, _ operation: Int32) -> Int32 { fatalError("stub") }
 
-// MARK: bsd/sys/stat.h (the S_ macros are int constants, as on Glibc)
+// MARK: bsd/sys/stat.h (sys/_types/_s_ifmt.h). Swift's overlay redeclares the S_ macros as mode_t
+// (Platform.swift: `public var S_IFMT: mode_t { mode_t(0o170000) }`), so they are UInt16 here.
 
-public var S_IFMT: Int32 { 0o170000 }
-public var S_IFDIR: Int32 { 0o040000 }
-public var S_IFREG: Int32 { 0o100000 }
-public var S_IFLNK: Int32 { 0o120000 }
-public var S_IRWXU: Int32 { 0o700 }
-public var S_IRUSR: Int32 { 0o400 }
-public var S_IWUSR: Int32 { 0o200 }
-@discardableResult public func stat(_ path: UnsafePointer<CChar>!, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
+public var S_IFMT: mode_t { mode_t(0o170000) }
+public var S_IFDIR: mode_t { mode_t(0o040000) }
+public var S_IFREG: mode_t { mode_t(0o100000) }
+public var S_IFLNK: mode_t { mode_t(0o120000) }
+public var S_IRWXU: mode_t { mode_t(0o700) }
+public var S_IRUSR: mode_t { mode_t(0o400) }
+public var S_IWUSR: mode_t { mode_t(0o200) }
+public func stat(_ path: UnsafePointer<CChar>!, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
 @discardableResult public func lstat(_ path: UnsafePointer<CChar>!, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
 @discardableResult public func fstat(_ fd: Int32, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
 @discardableResult public func chmod(_ path: UnsafePointer<CChar>!, _ mode: mode_t) -> Int32 { fatalError("stub") }
@@ -150,18 +151,21 @@ public var SEEK_END: Int32 { 2 }
 @discardableResult public func geteuid() -> uid_t { fatalError("stub") }
 @discardableResult public func getegid() -> gid_t { fatalError("stub") }
 @discardableResult public func usleep(_ microseconds: useconds_t) -> Int32 { fatalError("stub") }
+@available(watchOS, unavailable) @available(tvOS, unavailable)
 @discardableResult public func execv(_ path: UnsafePointer<CChar>!, _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>!) -> Int32 { fatalError("stub") }
+@available(watchOS, unavailable) @available(tvOS, unavailable)
 @discardableResult public func execve(_ path: UnsafePointer<CChar>!, _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>!, _ envp: UnsafePointer<UnsafeMutablePointer<CChar>?>!) -> Int32 { fatalError("stub") }
+@available(watchOS, unavailable) @available(tvOS, unavailable)
 @discardableResult public func execvp(_ file: UnsafePointer<CChar>!, _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>!) -> Int32 { fatalError("stub") }
 public func _exit(_ status: Int32) -> Never { fatalError("stub") }
 @discardableResult public func getcwd(_ buffer: UnsafeMutablePointer<CChar>!, _ size: Int) -> UnsafeMutablePointer<CChar>! { fatalError("stub") }
 
-// MARK: Libc crt_externs.h and mach-o/dyld.h
-// Darwin's headers declare no `environ` (Glibc's unistd.h does): a program reads its environment
-// through `_NSGetEnviron()`.
+// MARK: Libc crt_externs.h, and the overlay's `environ`
+// Darwin's unistd.h declares no `environ`; Swift's overlay (Platform.swift, "Misc.") does, reading
+// `*_NSGetEnviron()`. `_NSGetExecutablePath` is in mach-o/dyld.h, the MachO module (MachO.swift).
 
+public var environ: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> { fatalError("stub") }
 @discardableResult public func _NSGetEnviron() -> UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>! { fatalError("stub") }
-@discardableResult public func _NSGetExecutablePath(_ buffer: UnsafeMutablePointer<CChar>!, _ bufferSize: UnsafeMutablePointer<UInt32>!) -> Int32 { fatalError("stub") }
 
 // MARK: Libc stdlib.h, string.h, stdio.h
 
@@ -202,7 +206,8 @@ public var CLOCK_UPTIME_RAW: clockid_t { clockid_t(8) }
 // MARK: Swift's Darwin overlay (POSIXError.swift)
 
 /// The overlay's `POSIXErrorCode`, with Darwin's numbers (Glibc's overlay has its own, with
-/// Linux's); Foundation's `POSIXError` wraps it. The cases the stub's errno constants name.
+/// Linux's); Foundation's `POSIXError` wraps it. The cases the stub's errno constants name. On
+/// Apple platforms it is also `@objc`, which a Linux compiler cannot model.
 public enum POSIXErrorCode: Int32, Sendable {
     case EPERM = 1
     case ENOENT = 2
@@ -227,5 +232,7 @@ public enum POSIXErrorCode: Int32, Sendable {
     case ECONNREFUSED = 61
     case ELOOP = 62
     case EDQUOT = 69
-    case EOPNOTSUPP = 102
+    // The overlay has no EOPNOTSUPP case ("FIXME: EOPNOTSUPP has different values depending on
+    // __DARWIN_UNIX03 and KERNEL"); Glibc's does.
+    public static var EWOULDBLOCK: POSIXErrorCode { .EAGAIN }
 }

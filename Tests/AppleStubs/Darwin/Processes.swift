@@ -3,9 +3,10 @@
 // bsd/sys/wait.h, libpthread include/pthread/pthread.h (which has nullability annotations, so its
 // pointers are plain optionals or non-optional). Sources as in README.md. Never shipped or run.
 
-// MARK: spawn.h
-// `posix_spawn` and `posix_spawnp` are `__API_AVAILABLE(macos(10.5), ios(2.0))
-// __WATCHOS_PROHIBITED __TVOS_PROHIBITED`, and so is every posix_spawnattr and file-actions call.
+// MARK: spawn.h (xnu libsyscall/wrappers/spawn/spawn.h)
+// `posix_spawnp` is `__API_AVAILABLE(macos(10.5), ios(2.0))` only, so it exists on watchOS and tvOS
+// too; `posix_spawn` and every posix_spawnattr and file-actions call is also
+// `__SPI_AVAILABLE(watchos(2.0), tvos(9.0))`, which the shipped SDKs turn into unavailable there.
 
 public var POSIX_SPAWN_RESETIDS: Int32 { 0x0001 }
 public var POSIX_SPAWN_SETPGROUP: Int32 { 0x0002 }
@@ -15,7 +16,7 @@ public var POSIX_SPAWN_CLOEXEC_DEFAULT: Int32 { 0x4000 }   // Darwin only
 
 @available(macOS 10.5, iOS 2.0, *) @available(watchOS, unavailable) @available(tvOS, unavailable)
 @discardableResult public func posix_spawn(_ pid: UnsafeMutablePointer<pid_t>!, _ path: UnsafePointer<CChar>!, _ fileActions: UnsafePointer<posix_spawn_file_actions_t?>!, _ attributes: UnsafePointer<posix_spawnattr_t?>!, _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>!, _ envp: UnsafePointer<UnsafeMutablePointer<CChar>?>!) -> Int32 { fatalError("stub") }
-@available(macOS 10.5, iOS 2.0, *) @available(watchOS, unavailable) @available(tvOS, unavailable)
+@available(macOS 10.5, iOS 2.0, *)
 @discardableResult public func posix_spawnp(_ pid: UnsafeMutablePointer<pid_t>!, _ file: UnsafePointer<CChar>!, _ fileActions: UnsafePointer<posix_spawn_file_actions_t?>!, _ attributes: UnsafePointer<posix_spawnattr_t?>!, _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>!, _ envp: UnsafePointer<UnsafeMutablePointer<CChar>?>!) -> Int32 { fatalError("stub") }
 @available(macOS 10.5, iOS 2.0, *) @available(watchOS, unavailable) @available(tvOS, unavailable)
 @discardableResult public func posix_spawnattr_init(_ attributes: UnsafeMutablePointer<posix_spawnattr_t?>!) -> Int32 { fatalError("stub") }
@@ -77,9 +78,12 @@ public var SA_SIGINFO: Int32 { 0x0040 }
 @discardableResult public func pause() -> Int32 { fatalError("stub") }
 
 // MARK: libpthread pthread.h, pthread/pthread.h and signal.h's pthread_sigmask
+// pthread.h marks the calls that block a thread `__swift_attr__("@_unavailableFromAsync")`:
+// mutex lock, trylock and unlock, the condition waits, join.
 
 @discardableResult public func pthread_create(_ thread: UnsafeMutablePointer<pthread_t?>, _ attributes: UnsafePointer<pthread_attr_t>?, _ start: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, _ argument: UnsafeMutableRawPointer?) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_detach(_ thread: pthread_t) -> Int32 { fatalError("stub") }
+@_unavailableFromAsync
 @discardableResult public func pthread_join(_ thread: pthread_t, _ value: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_self() -> pthread_t { fatalError("stub") }
 @discardableResult public func pthread_kill(_ thread: pthread_t, _ signal: Int32) -> Int32 { fatalError("stub") }
@@ -89,12 +93,17 @@ public var SA_SIGINFO: Int32 { 0x0040 }
 @discardableResult public func pthread_attr_setstacksize(_ attributes: UnsafeMutablePointer<pthread_attr_t>, _ size: Int) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_mutex_init(_ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ attributes: UnsafePointer<pthread_mutexattr_t>?) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_mutex_destroy(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 { fatalError("stub") }
+@_unavailableFromAsync
 @discardableResult public func pthread_mutex_lock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 { fatalError("stub") }
+@_unavailableFromAsync
 @discardableResult public func pthread_mutex_trylock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 { fatalError("stub") }
+@_unavailableFromAsync
 @discardableResult public func pthread_mutex_unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_cond_init(_ condition: UnsafeMutablePointer<pthread_cond_t>, _ attributes: UnsafePointer<pthread_condattr_t>?) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_cond_destroy(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 { fatalError("stub") }
+@_unavailableFromAsync
 @discardableResult public func pthread_cond_wait(_ condition: UnsafeMutablePointer<pthread_cond_t>, _ mutex: UnsafeMutablePointer<pthread_mutex_t>) -> Int32 { fatalError("stub") }
-@discardableResult public func pthread_cond_timedwait(_ condition: UnsafeMutablePointer<pthread_cond_t>, _ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ deadline: UnsafePointer<timespec>) -> Int32 { fatalError("stub") }
+@_unavailableFromAsync
+@discardableResult public func pthread_cond_timedwait(_ condition: UnsafeMutablePointer<pthread_cond_t>, _ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ deadline: UnsafePointer<timespec>?) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_cond_signal(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_cond_broadcast(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 { fatalError("stub") }

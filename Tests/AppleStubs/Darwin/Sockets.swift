@@ -23,8 +23,9 @@ public var INADDR_LOOPBACK: in_addr_t { 0x7f00_0001 }
 public var SHUT_RD: Int32 { 0 }
 public var SHUT_WR: Int32 { 1 }
 public var SHUT_RDWR: Int32 { 2 }
-// Darwin has no MSG_NOSIGNAL (it is Linux's): a socket is made SIGPIPE-free with SO_NOSIGPIPE.
 public var MSG_PEEK: Int32 { 0x2 }
+/// bsd/sys/socket.h:637, since xnu-7195.50.7 (macOS 11, iOS 14): older Darwin had only SO_NOSIGPIPE.
+public var MSG_NOSIGNAL: Int32 { 0x80000 }   // Glibc: 0x4000
 public var MSG_DONTWAIT: Int32 { 0x80 }
 
 @discardableResult public func socket(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Int32 { fatalError("stub") }
@@ -38,9 +39,9 @@ public var MSG_DONTWAIT: Int32 { 0x80 }
 @discardableResult public func recv(_ socket: Int32, _ buffer: UnsafeMutableRawPointer!, _ length: Int, _ flags: Int32) -> Int { fatalError("stub") }
 @discardableResult public func send(_ socket: Int32, _ buffer: UnsafeRawPointer!, _ length: Int, _ flags: Int32) -> Int { fatalError("stub") }
 @discardableResult public func shutdown(_ socket: Int32, _ how: Int32) -> Int32 { fatalError("stub") }
-@discardableResult public func htons(_ value: UInt16) -> UInt16 { fatalError("stub") }
-@discardableResult public func htonl(_ value: UInt32) -> UInt32 { fatalError("stub") }
-@discardableResult public func ntohs(_ value: UInt16) -> UInt16 { fatalError("stub") }
+
+// htons, htonl, ntohs and ntohl are function-like macros in bsd/sys/_endian.h (their prototypes are
+// only under `#if defined(lint)`), so Swift has none on Darwin: code writes `.bigEndian`.
 
 // bsd/sys/poll.h: the event bits are `short` macros imported as Int32 (as on Glibc).
 public var POLLIN: Int32 { 0x0001 }

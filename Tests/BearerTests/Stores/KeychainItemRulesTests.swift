@@ -30,11 +30,13 @@ struct KeychainItemRulesTests {
 
     @Test("An item is named by service and account, so one key never matches another key's item")
     func itemsAreScopedByServiceAndAccount() {
-        let item = Rules.Item(service: "Bearer", key: "default", accessGroup: nil)
+        let item = Rules.Item(service: "Bearer", key: "default", accessGroup: "TEAM.app")
         #expect(item.service == "Bearer")
         #expect(item.account == "default")
-        #expect(item != Rules.Item(service: "Bearer", key: "work", accessGroup: nil))
-        #expect(item != Rules.Item(service: "default", key: "default", accessGroup: nil))
+        #expect(item != Rules.Item(service: "Bearer", key: "work", accessGroup: "TEAM.app"))
+        #expect(item != Rules.Item(service: "default", key: "default", accessGroup: "TEAM.app"))
+        #expect(item != Rules.Item(service: "Bearer", key: "default", accessGroup: "TEAM.shared"))
+        #expect(item.accessGroup == "TEAM.app")
     }
 
     @Test("A save updates an existing item in one call")
