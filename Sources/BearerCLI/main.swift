@@ -8,8 +8,8 @@ import BearerCommandLineCore
     import Darwin
 #endif
 
-// A reader that goes away must not kill the tool with SIGPIPE.
-signal(SIGPIPE, SIG_IGN)
+// SIGPIPE ignored, and Ctrl-\ without the runtime's backtrace, which can show tokens in memory.
+ToolSignals.prepare()
 let arguments = Array(CommandLine.arguments.dropFirst())
 if let code = FastPath.run(arguments) {
     exit(Console.finishing(code))

@@ -8,54 +8,105 @@
 
 /// `bearer` built by SwiftPM in a checkout (`swift run bearer …`, `swift build --product bearer`):
 /// SwiftPM builds only the product asked for, so `bearer-full` may not be there yet. Then `bearer`
-/// builds it once, with the same configuration and scratch folder, before running it, so the tool
-/// a developer tries first is complete. An installed `bearer` is never in such a folder.
+/// builds it once, with the same configuration, before running it, so the tool a developer tries
+/// first is complete. An installed `bearer` is never in such a folder.
+///
+/// Building runs the package's manifest and code as the user, so `bearer` builds only its own
+/// checkout: the executable must sit in `<package>/.build/<triple>/<configuration>/`, the
+/// package's `Package.swift` must declare the whole tool, and the manifest and every folder from
+/// the package down to the executable's must belong to the user and be writable by nobody else.
+/// Anywhere else (a shared folder, another user's checkout, a scratch folder moved elsewhere) it
+/// builds nothing and prints the command that would.
 extension FullTool {
-    /// Where SwiftPM built an executable: the package, its scratch folder and the configuration.
+    /// Where SwiftPM built an executable: the package and the configuration, with the default
+    /// scratch folder `<package>/.build`.
     package struct PackageBuild: Sendable, Equatable {
         /// The package's folder (holding `Package.swift`).
         package let package: String
-        /// The scratch folder (`.build`, or what `--scratch-path` named).
-        package let scratch: String
+        /// The executable's folder, `<package>/.build/<triple>/<configuration>`.
+        package let folder: String
         /// `debug` or `release`.
         package let configuration: String
 
         /// Names a package build.
-        package init(package: String, scratch: String, configuration: String) {
+        package init(package: String, folder: String, configuration: String) {
             self.package = package
-            self.scratch = scratch
+            self.folder = folder
             self.configuration = configuration
         }
 
         /// The command that builds the whole tool there.
         package var arguments: [String] {
-            [
-                "swift", "build", "--package-path", package, "--scratch-path", scratch, "-c", configuration,
-                "--product", name,
-            ]
+            ["swift", "build", "--package-path", package, "-c", configuration, "--product", name]
+        }
+
+        /// The manifest and the folders whose owner and mode decide whether the build is the
+        /// user's own: `Package.swift`, then each folder from the package to the executable's.
+        package var guardedPaths: [String] {
+            let root = package == "/" ? "" : package
+            var paths = [root + "/Package.swift", package]
+            var path = root
+            for component in folder.dropFirst(root.count).split(separator: "/") {
+                path += "/" + component
+                paths.append(path)
+            }
+            return paths
+        }
+    }
+
+    /// The owner and mode of a file, as `lstat` gives them (a symbolic link is not followed).
+    package struct FileOwnership: Sendable, Equatable {
+        /// The owner's user ID.
+        package let owner: UInt32
+        /// The permission bits.
+        package let mode: UInt32
+        /// Whether the path is a symbolic link.
+        package let isSymbolicLink: Bool
+
+        /// Describes a file.
+        package init(owner: UInt32, mode: UInt32, isSymbolicLink: Bool) {
+            self.owner = owner
+            self.mode = mode
+            self.isSymbolicLink = isSymbolicLink
         }
     }
 
     /// The package build that made the executable in `folder`, if SwiftPM made it in a checkout of
-    /// this package: `<package>/<scratch>/<triple>/<configuration>/`, where the package's
+    /// this package: `<package>/.build/<triple>/<configuration>/`, where the package's
     /// `Package.swift` declares the whole tool.
     ///
     /// - Parameters:
     ///   - folder: The running executable's folder, symbolic links resolved.
     ///   - manifest: Reads a `Package.swift`, or `nil` when there is none.
     package static func packageBuild(inFolder folder: String, manifest: (String) -> String?) -> PackageBuild? {
-        var scratch = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        guard let configuration = scratch.popLast(), ["debug", "release"].contains(configuration),
-            scratch.popLast() != nil, !scratch.isEmpty
+        var components = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let configuration = components.popLast(), ["debug", "release"].contains(configuration),
+            let triple = components.popLast(), components.popLast() == ".build"
         else { return nil }
-        // The scratch folder is `<package>/.build` by default; `--scratch-path` may put it deeper.
-        for depth in 1...min(3, scratch.count) {
-            let package = "/" + scratch.dropLast(depth).joined(separator: "/")
-            let root = package == "/" ? "" : package
-            if let text = manifest(root + "/Package.swift"), text.contains("\"\(name)\"") {
-                return PackageBuild(
-                    package: package, scratch: "/" + scratch.joined(separator: "/"), configuration: configuration)
-            }
+        let package = "/" + components.joined(separator: "/")
+        let root = package == "/" ? "" : package
+        guard let text = manifest(root + "/Package.swift"), text.contains("\"\(name)\"") else { return nil }
+        return PackageBuild(
+            package: package, folder: root + "/.build/" + triple + "/" + configuration, configuration: configuration)
+    }
+
+    /// The first path of `build` that makes it someone else's to change, with why, or `nil` when
+    /// the manifest and every folder down to the executable's belong to `user` alone.
+    ///
+    /// - Parameters:
+    ///   - build: The package build.
+    ///   - ownership: Reads a path's owner and mode without following a symbolic link.
+    ///   - user: The effective user ID.
+    package static func untrustedPath(
+        of build: PackageBuild,
+        ownership: (String) -> FileOwnership?,
+        user: UInt32
+    ) -> String? {
+        for path in build.guardedPaths {
+            guard let file = ownership(path) else { return "\(path) cannot be inspected" }
+            if file.isSymbolicLink { return "\(path) is a symbolic link" }
+            if file.owner != user { return "\(path) belongs to another user" }
+            if file.mode & 0o022 != 0 { return "\(path) can be changed by other users" }
         }
         return nil
     }
@@ -85,6 +136,15 @@ extension FullTool {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         // Exited normally with status 0.
         return status & 0x7f == 0 && (status >> 8) & 0xff == 0
+    }
+
+    /// The owner and mode of `path`, not following a symbolic link, or `nil`.
+    static func readOwnership(_ path: String) -> FileOwnership? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return FileOwnership(
+            owner: UInt32(status.st_uid), mode: UInt32(status.st_mode & 0o7777),
+            isSymbolicLink: (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFLNK))
     }
 
     /// The contents of the file at `path`, up to 1 MiB, or `nil`.

@@ -1,3 +1,5 @@
+import BearerCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -43,10 +45,15 @@ package enum FullTool {
         }
         let paths = candidates(besides: executable)
         var found = paths.first { access($0, X_OK) == 0 }
-        if found == nil, let checkout = packageBuild(inFolder: folder(of: executable), manifest: readManifest),
-            build(checkout, console: console)
-        {
-            found = paths.first { access($0, X_OK) == 0 }
+        if found == nil, let checkout = packageBuild(inFolder: folder(of: executable), manifest: readManifest) {
+            if let untrusted = untrustedPath(of: checkout, ownership: readOwnership, user: UInt32(geteuid())) {
+                console.say(
+                    "bearer: \(name), which runs every command but a fresh `token` and `status`, is missing, and "
+                        + "bearer builds it only in a checkout that is yours alone: \(untrusted.printable). If this "
+                        + "checkout is yours, build it with: \(checkout.arguments.joined(separator: " ").printable)")
+                return ExitCode.failure.rawValue
+            }
+            if build(checkout, console: console) { found = paths.first { access($0, X_OK) == 0 } }
         }
         guard let path = found else {
             console.say(

@@ -62,12 +62,14 @@ struct CommandLineEndToEndTests {
         #expect(
             Set(object.keys)
                 == [
-                    "profile", "email", "sub", "scopes", "expires_at", "sign_in_required", "issuer", "client_id",
-                    "session_file",
+                    "profile", "email", "sub", "scopes", "expires_at", "sign_in_required", "needs_reauthentication",
+                    "issuer", "client_id", "session_file",
                 ]
         )
         #expect(object["email"] == "alice@example.com")
         #expect(object["sign_in_required"] == false)
+        // 0.1.0's name for the same answer, kept until the next minor release.
+        #expect(object["needs_reauthentication"] == false)
         #expect(object["scopes"] == ["openid", "email", "drive.readonly"])
         #expect(object["expires_at"]?.stringValue?.hasSuffix("Z") == true)
 
@@ -199,8 +201,9 @@ struct CommandLineEndToEndTests {
         #expect(revoked.stderr.contains("bearer login"))
         #expect(try await tool.store.load(key: "default")?.signInRequired == true)
         let status = try await tool.run(["status", "--json"])
-        #expect(
-            try JSONDecoder().decode([String: JSONValue].self, from: status.stdout)["sign_in_required"] == true)
+        let object = try JSONDecoder().decode([String: JSONValue].self, from: status.stdout)
+        #expect(object["sign_in_required"] == true)
+        #expect(object["needs_reauthentication"] == true)
     }
 
     @Test("8 concurrent bearer token processes on an expired session: one refresh, all succeed")

@@ -3,7 +3,7 @@ import BearerMigration
 import Foundation
 
 /// `bearer export --format gtmoauth2|gtmappauth|adc [--output FILE]`: the profile's session in
-/// another library's format, on stdout or in a new file of mode 0600.
+/// another library's format, on stdout or in a file of mode 0600 that replaces FILE.
 enum ExportCommand: Command {
     static let formats = ["gtmoauth2", "gtmappauth", "adc"]
 
@@ -14,8 +14,8 @@ enum ExportCommand: Command {
     static let help = """
         usage: bearer export --format gtmoauth2|gtmappauth|adc [--output FILE] [--profile NAME]
 
-        Writes the profile's session, to stdout or, with --output, to a new file of mode 0600
-        (written like a session file):
+        Writes the profile's session, to stdout or, with --output, to FILE with mode 0600, replacing
+        FILE if it exists (written like a session file: a new file, then renamed over FILE):
 
           gtmoauth2   a GTMOAuth2 persistence string, for an app going back to that library
           gtmappauth  a GTMAppAuth keyed archive, likewise
@@ -23,6 +23,8 @@ enum ExportCommand: Command {
                       read from $GOOGLE_APPLICATION_CREDENTIALS: client_id, client_secret (for a
                       confidential client), refresh_token, token_uri, quota_project_id (when the
                       session came from such a file). It holds no scopes and no access token.
+                      Google's libraries send its refreshes to Google's token endpoint whatever
+                      token_uri says: for another server, a program must use token_uri itself.
 
         The output holds the refresh token: prefer --output to redirecting stdout, which creates
         files others can read.
@@ -46,6 +48,9 @@ enum ExportCommand: Command {
             data = Data(GTMOAuth2PersistenceString.encode(state, dialect: .gtmOAuth2).utf8)
         case "adc":
             data = try authorizedUser(state, profile: profile)
+            if !state.server.isGoogle {
+                environment.console.say(adcElsewhereWarning(state))
+            }
         default:
             data = GTMAppAuthArchive.encode(state)
         }
@@ -57,6 +62,16 @@ enum ExportCommand: Command {
         try PrivateFile.write(data, toFileInExistingFolder: output)
         environment.console.say("Wrote the \(format) session to \(output.path) (readable only by you).")
         return .success
+    }
+
+    /// What a program reading an `authorized_user` file of another server than Google's must know:
+    /// Google's libraries send its refreshes to Google's endpoint whatever `token_uri` says
+    /// (google-auth's `Credentials.from_authorized_user_info` sets Google's token URI).
+    static func adcElsewhereWarning(_ state: AuthState) -> String {
+        "bearer: note: this session's issuer is \(state.server.issuer.absoluteString.printable), not Google. Google's "
+            + "client libraries send an authorized_user file's refreshes to Google's token endpoint whatever its "
+            + "token_uri says, so a program using this file must build its credentials with token_uri "
+            + "(\(state.server.tokenEndpoint.absoluteString.printable)) itself."
     }
 
     /// gcloud's `authorized_user` credentials for `state`, with its keys sorted and a newline.

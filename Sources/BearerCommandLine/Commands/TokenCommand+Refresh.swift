@@ -10,12 +10,12 @@ extension TokenCommand: Command {
         var token = try await session.validAccessToken()
         if let minimumLifetime {
             var state = await session.state
-            // A refresh is shared with one another process has in flight, under the store's lock,
-            // whose token may be older: a second refresh then gets one of our own.
-            for _ in 0..<2 where !lasts(state, for: minimumLifetime, at: environment.clock.now()) {
+            var refreshes = 0
+            while !lasts(state, for: minimumLifetime, at: environment.clock.now()),
+                mayRefresh(state, toLast: minimumLifetime, after: refreshes)
+            {
                 state = try await session.refresh()
-                // The server said how long its tokens live: another refresh would not be longer.
-                if let lifetime = state.accessTokenLifetime, lifetime < minimumLifetime { break }
+                refreshes += 1
             }
             guard let fresh = state.accessToken, lasts(state, for: minimumLifetime, at: environment.clock.now()) else {
                 throw ShortLivedToken(asked: minimumLifetime, lifetime: state.accessTokenLifetime)
@@ -24,6 +24,23 @@ extension TokenCommand: Command {
         }
         environment.console.out(token.value)
         return .success
+    }
+}
+
+extension TokenCommand {
+    /// Whether a refresh may give a token that lasts `minimumLifetime`, after `refreshes` of them
+    /// in this call. Every refresh spends a refresh token (and rotates it on servers that do), so
+    /// none is sent that cannot help:
+    ///
+    /// - when the server said how long its tokens live and that is shorter, none: a fresh token
+    ///   would not last longer either;
+    /// - when it said a long enough lifetime, at most two: a refresh may be shared with one another
+    ///   process had in flight under the store's lock, whose token is older, and a second one then
+    ///   gets a token of this call's own;
+    /// - when the lifetime is unknown, at most one.
+    static func mayRefresh(_ state: AuthState, toLast minimumLifetime: TimeInterval, after refreshes: Int) -> Bool {
+        guard let lifetime = state.accessTokenLifetime else { return refreshes < 1 }
+        return lifetime >= minimumLifetime && refreshes < 2
     }
 }
 

@@ -3,7 +3,9 @@ extension SignalDeferral {
     /// saved. A value that only decides; ``SignalDeferral`` installs the handler and acts.
     ///
     /// - Outside any critical section a signal ends the process at once, as if nothing were
-    ///   installed.
+    ///   installed: the handlers are installed when the first section opens and the dispositions
+    ///   they replaced are put back when the last one closes. An ignored signal (`nohup`'s SIGHUP,
+    ///   a background job's SIGINT) is left ignored.
     /// - Inside one it is held: the first signal is kept and a later one (a second Ctrl-C, or
     ///   SIGTERM after SIGINT) changes nothing, and when the last open section is left the process
     ///   ends by the first. A critical section cannot be cut short from the keyboard; SIGKILL can.
@@ -25,7 +27,10 @@ extension SignalDeferral {
 
         /// What a section about to be entered does.
         package enum EnterAction: Sendable, Equatable {
-            /// Go on: send the refresh.
+            /// The first open section: install the handlers (over every disposition but an
+            /// ignored one), then send the refresh.
+            case installAndProceed
+            /// Go on: send the refresh; the handlers are installed.
             case proceed
             /// Do not send: the process is ending; wait for it.
             case waitForEnd
@@ -45,6 +50,9 @@ extension SignalDeferral {
         package enum EndAction: Sendable, Equatable {
             /// End the process by this signal now.
             case end(Int32)
+            /// The last open section was left and no signal is held: put back the dispositions the
+            /// handlers replaced (a `nohup`'s ignored SIGHUP was never replaced).
+            case restore
             /// Nothing.
             case none
         }
@@ -80,7 +88,7 @@ extension SignalDeferral {
             switch state {
             case .idle:
                 state = .deferring(sections: 1, since: now, held: nil)
-                return .proceed
+                return .installAndProceed
             case .deferring(let sections, let since, nil):
                 state = .deferring(sections: sections + 1, since: since, held: nil)
                 return .proceed
@@ -99,7 +107,7 @@ extension SignalDeferral {
                 return .none
             case .deferring(_, _, nil):
                 state = .idle
-                return .none
+                return .restore
             case .deferring(_, _, .some(let held)):
                 state = .ending(held)
                 return .end(held)

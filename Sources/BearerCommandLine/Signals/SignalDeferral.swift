@@ -9,15 +9,23 @@ import BearerCommandLineCore
     import Darwin
 #endif
 
-/// Holds back SIGINT, SIGTERM and SIGHUP while a refresh is out or unsaved, then ends the process
-/// by the signal that came, as its default action would: the parent sees the process killed by
-/// that signal (a shell reports status 128 + N). Outside a refresh a signal ends the process at
-/// once. What is decided when is ``StateMachine``'s; this class only installs and acts.
+/// Holds back SIGINT, SIGTERM, SIGHUP and SIGQUIT while a refresh is out or unsaved, then ends the
+/// process by the signal that came, as its default action would: the parent sees the process
+/// killed by that signal (a shell reports status 128 + N). Outside a refresh the process keeps the
+/// dispositions it started with, so a signal ends it at once, and an ignored one (`nohup`'s
+/// SIGHUP, a script's background job's SIGINT) stays ignored, during a refresh too. What is decided
+/// when is ``StateMachine``'s; this class only installs and acts.
+///
+/// SIGQUIT is held too: its default disposition in a Swift program is the runtime's backtracer,
+/// which prints registers and the memory they point at, and during a refresh that memory can hold
+/// tokens. Held, it ends the process with the kernel's default action instead (a core dump where
+/// the system allows one, and nothing on standard error).
 ///
 /// How, and why this way:
 ///
-/// - A process-wide handler, installed when the first refresh is about to be sent, that only
-///   writes the signal's number to a pipe (`write` is async-signal-safe; a lock is not). A thread
+/// - A process-wide handler, installed when the first refresh is about to be sent and replaced by
+///   the previous disposition when the last open refresh is saved, that only writes the signal's
+///   number to a pipe (`write` is async-signal-safe; a lock is not). A thread
 ///   of its own reads the pipe and asks the machine, under a lock, whether to end the process now
 ///   or hold the signal; the thread also ends it when a held signal's bound runs out.
 /// - Not a signal mask. A signal blocked in one thread is delivered to any thread that does not
@@ -38,10 +46,12 @@ import BearerCommandLineCore
 ///
 /// One per process (the handler is process-wide).
 package final class SignalDeferral: RefreshCriticalSection, @unchecked Sendable {
-    // Unchecked: `machine` and `installed` are only touched under `lock`; the rest never changes.
+    // Unchecked: `machine`, `reader` and `replaced` are only touched under `lock`; the rest never
+    // changes.
 
-    /// The signals held back: Ctrl-C, `kill`'s and `timeout`'s default, and a closed terminal.
-    package static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals held back: Ctrl-C, `kill`'s and `timeout`'s default, a closed terminal, and
+    /// Ctrl-\ (whose backtrace could show tokens in memory).
+    package static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     /// How long a save may take after the request's deadline before a held signal ends the
     /// process anyway.
@@ -51,7 +61,10 @@ package final class SignalDeferral: RefreshCriticalSection, @unchecked Sendable 
     private let console: Console
     private let lock = Lock()
     private var machine: StateMachine
-    private var installed = false
+    /// Whether the pipe and its reading thread are up (they stay up once started).
+    private var reader = false
+    /// The dispositions the handler replaced, to put back when the last section is left.
+    private var replaced: [(signal: Int32, previous: sigaction)] = []
 
     /// Creates a deferral; nothing is installed until the first section is entered.
     ///
@@ -74,43 +87,70 @@ package final class SignalDeferral: RefreshCriticalSection, @unchecked Sendable 
     /// A refresh is about to be sent: from now until ``leave()``, the signals wait.
     package func enter() {
         let action = lock.withLock { () -> StateMachine.EnterAction in
-            if !installed { installed = install() }
-            return machine.entered(at: .now)
+            let action = machine.entered(at: .now)
+            if action == .installAndProceed { installHandlers() }
+            return action
         }
         if action == .waitForEnd {
             while true { pause() }
         }
     }
 
-    /// The refresh's outcome is saved, or it failed: a signal held meanwhile ends the process now.
+    /// The refresh's outcome is saved, or it failed: a signal held meanwhile ends the process now;
+    /// after the last open refresh, the dispositions the handlers replaced are put back.
     package func leave() {
-        if case .end(let number) = lock.withLock({ machine.left() }) { Self.end(by: number) }
+        let action = lock.withLock { () -> StateMachine.EndAction in
+            let action = machine.left()
+            if action == .restore { restoreHandlers() }
+            return action
+        }
+        if case .end(let number) = action { Self.end(by: number) }
     }
 
-    /// Opens the pipe, starts its reader and installs the handler. On failure nothing is
-    /// installed, and the signals keep their default action.
-    private func install() -> Bool {
+    /// Installs the handler for every signal that is not ignored, remembering what it replaces;
+    /// the first time, opens the pipe and starts its reader. On failure nothing is installed, and
+    /// the signals keep their dispositions. Runs under `lock`.
+    private func installHandlers() {
+        if !reader { reader = startReader() }
+        guard reader else { return }
+        for number in signals {
+            var previous = sigaction()
+            guard sigaction(number, nil, &previous) == 0, !ToolSignals.isIgnored(previous) else { continue }
+            var action = sigaction()
+            #if canImport(Darwin)
+                action.__sigaction_u.__sa_handler = recordSignal
+            #else
+                action.__sigaction_handler.sa_handler = recordSignal
+            #endif
+            action.sa_flags = SA_RESTART
+            sigemptyset(&action.sa_mask)
+            if sigaction(number, &action, nil) == 0 { replaced.append((number, previous)) }
+        }
+    }
+
+    /// Puts back the dispositions ``installHandlers()`` replaced. Runs under `lock`.
+    private func restoreHandlers() {
+        for (number, previous) in replaced {
+            var previous = previous
+            sigaction(number, &previous, nil)
+        }
+        replaced = []
+    }
+
+    /// Opens the pipe and starts its reader.
+    ///
+    /// - Returns: Whether both are up.
+    private func startReader() -> Bool {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return false }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         // A burst of signals must never block the handler: a full pipe drops the byte.
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
-        let reader = ends[0]
+        let readEnd = ends[0]
         let started = Self.installation.withLock { () -> Bool in
             precondition(signalPipe < 0, "one SignalDeferral per process")
-            guard DetachedThread.start({ [self] in watch(reader) }) else { return false }
+            guard DetachedThread.start({ [self] in watch(readEnd) }) else { return false }
             signalPipe = ends[1]
-            for number in signals {
-                var action = sigaction()
-                #if canImport(Darwin)
-                    action.__sigaction_u.__sa_handler = recordSignal
-                #else
-                    action.__sigaction_handler.sa_handler = recordSignal
-                #endif
-                action.sa_flags = SA_RESTART
-                sigemptyset(&action.sa_mask)
-                sigaction(number, &action, nil)
-            }
             return true
         }
         if !started { for end in ends { close(end) } }
@@ -148,7 +188,8 @@ package final class SignalDeferral: RefreshCriticalSection, @unchecked Sendable 
     }
 
     private func say(_ number: Int32, until: ContinuousClock.Instant) {
-        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][number] ?? "signal \(number)"
+        let name =
+            [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][number] ?? "signal \(number)"
         let seconds = max(1, Int(((until - .now) / .seconds(1)).rounded(.up)))
         console.say(
             "bearer: \(name) received; stopping once the refresh under way is saved (at most \(seconds) s more).")

@@ -31,7 +31,8 @@ package enum StatusCommand {
         Shows the profile, the user (email, sub), the granted scopes, the token expiry, whether a
         new sign-in is needed, the issuer, the client and the session file. Never prints a token.
         --json prints one object with the keys profile, email, sub, scopes, expires_at (RFC 3339 or
-        null), sign_in_required, issuer, client_id, session_file.
+        null), sign_in_required, issuer, client_id, session_file; needs_reauthentication, the old name
+        of sign_in_required, is kept beside it until the next minor release.
         """
 
     struct Report: Encodable {
@@ -49,6 +50,9 @@ package enum StatusCommand {
             case profile, email, sub, scopes
             case expiresAt = "expires_at"
             case signInRequired = "sign_in_required"
+            /// The name `sign_in_required` had in 0.1.0; written beside it until the next minor
+            /// release, so that scripts written for 0.1.0 keep reading it.
+            case needsReauthentication = "needs_reauthentication"
             case issuer
             case clientID = "client_id"
             case sessionFile = "session_file"
@@ -62,6 +66,7 @@ package enum StatusCommand {
             try container.encode(scopes, forKey: .scopes)
             try container.encode(expiresAt, forKey: .expiresAt)
             try container.encode(signInRequired, forKey: .signInRequired)
+            try container.encode(signInRequired, forKey: .needsReauthentication)
             try container.encode(issuer, forKey: .issuer)
             try container.encode(clientID, forKey: .clientID)
             try container.encode(sessionFile, forKey: .sessionFile)

@@ -111,6 +111,9 @@ extension AuthSession {
         switch machine.storedCopyLoaded(stored) {
         case .unchanged: break
         case .adopted: notifyObservers()
+        case .adoptedOtherAccount(let failure):
+            notifyObservers()
+            throw failure.error
         case .fail(let failure): throw failure.error
         }
     }

@@ -200,7 +200,10 @@ extension AuthSession {
         ///
         /// - An unsaved state is newer than the stored copy: it is kept (and saved next).
         /// - A session signed out or needing sign-in takes a stored copy of the same server and
-        ///   client that can authorize: someone signed in again under the same key.
+        ///   client that can authorize: someone signed in again under the same key. When that is
+        ///   another account, the call that caught up fails once with ``BearerError/Kind/userMismatch``:
+        ///   the session's state now names the new account, and no caller that showed the old one
+        ///   is handed the new one's token without being told.
         /// - An active session takes the stored copy of the same user (another process refreshed);
         ///   it is signed out when the copy is gone, and refuses another user's copy.
         package mutating func storedCopyLoaded(_ stored: AuthState?) -> StoredCopyAction {
@@ -212,6 +215,9 @@ extension AuthSession {
                     return .unchanged
                 }
                 phase = .saved(stored)
+                guard state.mayBeOwnCopy(stored) else {
+                    return .adoptedOtherAccount(Failure(BearerError.userMismatch(Failure.accountChanged)))
+                }
                 return .adopted
             case .saved(let state), .backingOff(let state, _, _):
                 guard let stored else {

@@ -128,6 +128,10 @@ extension AuthSession.StateMachine {
         case unchanged
         /// The session took the stored copy: observers must hear of it.
         case adopted
+        /// The session, signed out or needing a sign-in, took the copy of another account that
+        /// signed in under its key since: observers must hear of it, and the call fails once with
+        /// this failure, so that the caller learns of the new account from the session's state.
+        case adoptedOtherAccount(Failure)
         /// Fail: the copy is gone (the session is now signed out) or belongs to another account.
         case fail(Failure)
     }
@@ -135,6 +139,9 @@ extension AuthSession.StateMachine {
 
 extension AuthSession.StateMachine.Failure {
     static let copyGone = "The session was signed out (its saved copy is gone); sign in again."
+    static let accountChanged =
+        "Another account signed in under this session's key after it was signed out; the session now serves that "
+        + "account, which its state names. Show that account, then call again."
     static let otherAccount =
         "Another account has signed in under this session's key; restore the session to use that account."
 

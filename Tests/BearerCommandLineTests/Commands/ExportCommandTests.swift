@@ -58,4 +58,32 @@ struct ExportCommandTests {
         #expect(status != 0)
         #expect(!FileManager.default.fileExists(atPath: target))
     }
+
+    @Test(
+        "adc for another issuer than Google says that Google's libraries ignore its token_uri; for Google it does not")
+    func adcElsewhereIsFlagged() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        try await fixture.store.save(try CommandFixture.session(), key: "default")
+        let elsewhere = await fixture.run(["export", "--format", "adc"])
+        #expect(elsewhere.status == 0, "\(elsewhere.output.stderr)")
+        #expect(elsewhere.output.stderr.contains("not Google"))
+        #expect(elsewhere.output.stderr.contains("https://auth.example.com/token"))
+        #expect(!elsewhere.output.stderr.contains("cli-refresh-token"))
+        #expect(elsewhere.output.stdout.contains("\"token_uri\" : \"https://auth.example.com/token\""))
+
+        try await fixture.store.save(try CommandFixture.session(issuer: "https://accounts.google.com"), key: "default")
+        let google = await fixture.run(["export", "--format", "adc"])
+        #expect(google.status == 0, "\(google.output.stderr)")
+        #expect(!google.output.stderr.contains("not Google"))
+    }
+
+    @Test("The help says that --output replaces an existing file")
+    func helpSaysReplaced() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        let help = await fixture.run(["help", "export"])
+        #expect(help.output.stdout.contains("replacing"))
+        #expect(!help.output.stdout.contains("a new file of mode"))
+    }
 }

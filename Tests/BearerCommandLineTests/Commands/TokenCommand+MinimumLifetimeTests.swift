@@ -63,6 +63,36 @@ struct TokenLifetimeTests {
         #expect(await fixture.transport.requests.count == 1)
     }
 
+    @Test("Three calls asking for more than the server's known lifetime refresh once in all, not once each")
+    func knownShortLifetimeIsNotRefreshedAgain() async throws {
+        let short = RecordingTransport.Reply.json(
+            200, #"{"access_token":"cli-access-2","token_type":"Bearer","expires_in":900,"refresh_token":"r-2"}"#)
+        let fixture = CommandFixture(replies: [short, short, short])
+        defer { fixture.removeAll() }
+        try await saved(fixture, expiresIn: 300)
+        for _ in 0..<3 {
+            let (status, output) = await fixture.run(["token", "--min-lifetime", "1800"])
+            #expect(status == 1)
+            #expect(output.stdout.isEmpty)
+            #expect(output.stderr.contains("live 900 s"), "\(output.stderr)")
+        }
+        #expect(await fixture.transport.requests.count == 1)
+        #expect(try await fixture.store.load(key: "default")?.refreshToken?.value == "r-2")
+    }
+
+    @Test("A server that does not say how long its tokens live gets one refresh per call at most")
+    func unknownLifetimeRefreshesOnce() async throws {
+        let silent = RecordingTransport.Reply.json(
+            200, #"{"access_token":"cli-access-2","token_type":"Bearer","refresh_token":"r-2"}"#)
+        let fixture = CommandFixture(replies: [silent, silent, silent])
+        defer { fixture.removeAll() }
+        try await saved(fixture, expiresIn: 300)
+        let (status, output) = await fixture.run(["token", "--min-lifetime", "1800"])
+        #expect(status == 1)
+        #expect(output.stdout.isEmpty)
+        #expect(await fixture.transport.requests.count == 1)
+    }
+
     @Test("--min-lifetime must be a number of seconds from 1 to a day", arguments: ["0", "-5", "x", "86401"])
     func usage(value: String) async throws {
         let fixture = CommandFixture()

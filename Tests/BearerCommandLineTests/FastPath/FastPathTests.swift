@@ -152,26 +152,77 @@ struct FastPathTests {
     }
 }
 
-@Suite("A bearer built by SwiftPM in a checkout builds the whole tool there")
+@Suite("A bearer built by SwiftPM in a checkout builds the whole tool there, and only in its own checkout")
 struct CheckoutBuildTests {
     private let manifest = #"let package = Package(products: [.executable(name: "bearer-full", targets: [])])"#
+    private let debug = FullTool.PackageBuild(
+        package: "/src/bearer", folder: "/src/bearer/.build/x86_64-unknown-linux-gnu/debug", configuration: "debug")
 
-    @Test("The package, scratch folder and configuration are read from the executable's folder")
+    @Test(
+        "The package and configuration are read from the executable's folder, <package>/.build/<triple>/<configuration>"
+    )
     func findsThePackage() {
         let manifests = [
             "/src/bearer/Package.swift": manifest, "/src/other/Package.swift": "let package = Package()",
+            "/shared/Package.swift": manifest, "/shared/x/Package.swift": manifest,
         ]
         let read: (String) -> String? = { manifests[$0] }
         #expect(
             FullTool.packageBuild(inFolder: "/src/bearer/.build/x86_64-unknown-linux-gnu/debug", manifest: read)
-                == FullTool.PackageBuild(package: "/src/bearer", scratch: "/src/bearer/.build", configuration: "debug"))
-        #expect(
-            FullTool.packageBuild(
-                inFolder: "/src/bearer/.build/static/x86_64-unknown-linux-gnu/release", manifest: read)
-                == FullTool.PackageBuild(
-                    package: "/src/bearer", scratch: "/src/bearer/.build/static", configuration: "release"))
+                == debug)
         #expect(FullTool.packageBuild(inFolder: "/src/other/.build/arm64-apple-macosx/debug", manifest: read) == nil)
         #expect(FullTool.packageBuild(inFolder: "/usr/local/bin", manifest: read) == nil)
         #expect(FullTool.packageBuild(inFolder: "/opt/debug", manifest: read) == nil)
+        // A scratch folder elsewhere (--scratch-path) is never taken for a checkout: the manifests a
+        // few folders up are not this build's.
+        #expect(
+            FullTool.packageBuild(inFolder: "/shared/x/scratch/x86_64-unknown-linux-gnu/release", manifest: read) == nil
+        )
+        #expect(
+            FullTool.packageBuild(inFolder: "/shared/x/.build/static/x86_64-unknown-linux-gnu/release", manifest: read)
+                == nil)
+        #expect(
+            debug.arguments == [
+                "swift", "build", "--package-path", "/src/bearer", "-c", "debug", "--product", "bearer-full",
+            ])
+    }
+
+    @Test("The manifest and every folder from the package to the executable's are checked")
+    func guardedPaths() {
+        #expect(
+            debug.guardedPaths == [
+                "/src/bearer/Package.swift", "/src/bearer", "/src/bearer/.build",
+                "/src/bearer/.build/x86_64-unknown-linux-gnu", "/src/bearer/.build/x86_64-unknown-linux-gnu/debug",
+            ])
+    }
+
+    @Test(
+        "A checkout that is the user's alone is built; one that others can change is not",
+        arguments: [
+            ("private", nil, nil),
+            ("shared folder", "/src/bearer", "can be changed by other users"),
+            ("writable scratch", "/src/bearer/.build", "can be changed by other users"),
+            ("other owner", "/src/bearer/Package.swift", "belongs to another user"),
+            ("linked manifest", "/src/bearer/Package.swift", "is a symbolic link"),
+            ("unreadable", "/src/bearer/.build/x86_64-unknown-linux-gnu", "cannot be inspected"),
+        ] as [(String, String?, String?)])
+    func trust(name: String, path: String?, reason: String?) {
+        let user: UInt32 = 501
+        let ownership: (String) -> FullTool.FileOwnership? = { file in
+            guard file == path else { return FullTool.FileOwnership(owner: user, mode: 0o755, isSymbolicLink: false) }
+            switch name {
+            case "shared folder": return FullTool.FileOwnership(owner: user, mode: 0o777, isSymbolicLink: false)
+            case "writable scratch": return FullTool.FileOwnership(owner: user, mode: 0o775, isSymbolicLink: false)
+            case "other owner": return FullTool.FileOwnership(owner: 0, mode: 0o644, isSymbolicLink: false)
+            case "linked manifest": return FullTool.FileOwnership(owner: user, mode: 0o777, isSymbolicLink: true)
+            default: return nil
+            }
+        }
+        let untrusted = FullTool.untrustedPath(of: debug, ownership: ownership, user: user)
+        if let path, let reason {
+            #expect(untrusted == "\(path) \(reason)")
+        } else {
+            #expect(untrusted == nil)
+        }
     }
 }

@@ -29,7 +29,7 @@ struct SignalDeferralStateMachineTests {
     @Test("Inside a section a signal is held, and ends the process when the section is left")
     func signalHeldUntilLeft() {
         var machine = Machine(bound: Self.bound)
-        #expect(machine.entered(at: Self.start) == .proceed)
+        #expect(machine.entered(at: Self.start) == .installAndProceed)
         #expect(machine.deadline == nil, "nothing held, nothing to wake for")
         #expect(machine.signalArrived(SIGTERM) == .hold(until: Self.start + Self.bound))
         #expect(machine.signal == SIGTERM)
@@ -38,11 +38,11 @@ struct SignalDeferralStateMachineTests {
         #expect(machine.entered(at: Self.start + .seconds(1)) == .waitForEnd)
     }
 
-    @Test("A section left without a signal changes nothing: the next signal ends the process at once")
+    @Test("A section left without a signal puts the old dispositions back: the next signal acts as before")
     func cleanSection() {
         var machine = Machine(bound: Self.bound)
-        #expect(machine.entered(at: Self.start) == .proceed)
-        #expect(machine.left() == .none)
+        #expect(machine.entered(at: Self.start) == .installAndProceed)
+        #expect(machine.left() == .restore)
         #expect(machine.signal == nil && machine.deadline == nil)
         #expect(machine.signalArrived(SIGHUP) == .end(SIGHUP))
     }
@@ -50,7 +50,7 @@ struct SignalDeferralStateMachineTests {
     @Test("A second signal, of any kind, is held too, and the process ends by the first")
     func secondSignalKeepsTheFirst() {
         var machine = Machine(bound: Self.bound)
-        #expect(machine.entered(at: Self.start) == .proceed)
+        #expect(machine.entered(at: Self.start) == .installAndProceed)
         #expect(machine.signalArrived(SIGINT) == .hold(until: Self.start + Self.bound))
         #expect(machine.signalArrived(SIGINT) == .hold(until: Self.start + Self.bound))
         #expect(machine.signalArrived(SIGTERM) == .hold(until: Self.start + Self.bound))
@@ -61,7 +61,7 @@ struct SignalDeferralStateMachineTests {
     @Test("Overlapping sections: the bound counts from the first, and the end waits for the last")
     func overlappingSections() {
         var machine = Machine(bound: Self.bound)
-        #expect(machine.entered(at: Self.start) == .proceed)
+        #expect(machine.entered(at: Self.start) == .installAndProceed)
         #expect(machine.entered(at: Self.start + .seconds(2)) == .proceed)
         #expect(machine.signalArrived(SIGINT) == .hold(until: Self.start + Self.bound))
         #expect(machine.left() == .none, "one section is still open")
@@ -72,7 +72,7 @@ struct SignalDeferralStateMachineTests {
     @Test("While a signal is held no new section starts: its refresh would be cut off")
     func noSectionWhileHeld() {
         var machine = Machine(bound: Self.bound)
-        #expect(machine.entered(at: Self.start) == .proceed)
+        #expect(machine.entered(at: Self.start) == .installAndProceed)
         #expect(machine.signalArrived(SIGTERM) == .hold(until: Self.start + Self.bound))
         #expect(machine.entered(at: Self.start + .seconds(1)) == .waitForEnd)
         #expect(machine.left() == .end(SIGTERM), "the section that waits was never counted")
@@ -81,7 +81,7 @@ struct SignalDeferralStateMachineTests {
     @Test("A held signal ends the process when the bound runs out, whatever is still open")
     func boundRunsOut() {
         var machine = Machine(bound: Self.bound)
-        #expect(machine.entered(at: Self.start) == .proceed)
+        #expect(machine.entered(at: Self.start) == .installAndProceed)
         #expect(machine.timePassed(to: Self.start + .seconds(3600)) == .none, "nothing is held")
         #expect(machine.signalArrived(SIGINT) == .hold(until: Self.start + Self.bound))
         #expect(machine.timePassed(to: Self.start + Self.bound - .milliseconds(1)) == .none)
@@ -94,10 +94,10 @@ struct SignalDeferralStateMachineTests {
     @Test("Each new section counts the bound from its own start")
     func boundFromEachSection() {
         var machine = Machine(bound: Self.bound)
-        #expect(machine.entered(at: Self.start) == .proceed)
-        #expect(machine.left() == .none)
+        #expect(machine.entered(at: Self.start) == .installAndProceed)
+        #expect(machine.left() == .restore)
         let later = Self.start + .seconds(100)
-        #expect(machine.entered(at: later) == .proceed)
+        #expect(machine.entered(at: later) == .installAndProceed, "the handlers were put back in between")
         #expect(machine.signalArrived(SIGTERM) == .hold(until: later + Self.bound))
     }
 

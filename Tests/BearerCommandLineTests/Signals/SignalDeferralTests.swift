@@ -52,6 +52,79 @@ struct SignalDeferralTests {
         }
     }
 
+    @Test("An ignored signal (nohup's SIGHUP, a background job's SIGINT) stays ignored during and after a section")
+    func ignoredSignalStaysIgnored() async {
+        await #expect(processExitsWith: .exitCode(42)) {
+            signal(SIGHUP, SIG_IGN)
+            let deferral = SignalDeferralTests.deferral()
+            deferral.enter()
+            kill(getpid(), SIGHUP)
+            // A SIGTERM sent after it shows that the reader had its turn: the SIGHUP was never held.
+            kill(getpid(), SIGTERM)
+            guard SignalDeferralTests.eventually({ deferral.heldSignal == SIGTERM }) else { exit(1) }
+            var current = sigaction()
+            sigaction(SIGHUP, nil, &current)
+            guard ToolSignals.isIgnored(current) else { exit(2) }
+            exit(42)
+        }
+    }
+
+    @Test("When the last section is left, the dispositions the handlers replaced are back")
+    func dispositionsRestored() async {
+        await #expect(processExitsWith: .exitCode(42)) {
+            signal(SIGHUP, SIG_IGN)
+            let deferral = SignalDeferralTests.deferral()
+            deferral.enter()
+            deferral.enter()
+            deferral.leave()
+            var during = sigaction()
+            sigaction(SIGINT, nil, &during)
+            guard SignalDeferralTests.handler(during) > 1 else { exit(1) }
+            deferral.leave()
+            for number in [SIGINT, SIGTERM, SIGQUIT] {
+                var after = sigaction()
+                sigaction(number, nil, &after)
+                guard SignalDeferralTests.handler(after) == 0 else { exit(2) }
+            }
+            var hangUp = sigaction()
+            sigaction(SIGHUP, nil, &hangUp)
+            guard ToolSignals.isIgnored(hangUp) else { exit(3) }
+            // After the section, SIGHUP is still ignored: the process goes on.
+            kill(getpid(), SIGHUP)
+            usleep(50_000)
+            exit(42)
+        }
+    }
+
+    @Test("SIGQUIT is held like the others, and ends the process by the kernel's default action, printing nothing")
+    func quitIsHeld() async {
+        let result = await #expect(processExitsWith: .signal(SIGQUIT), observing: [\.standardErrorContent]) {
+            var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+            setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
+            ToolSignals.prepare()
+            let deferral = SignalDeferralTests.deferral()
+            deferral.enter()
+            kill(getpid(), SIGQUIT)
+            guard SignalDeferralTests.eventually({ deferral.heldSignal == SIGQUIT }) else { exit(1) }
+            deferral.leave()
+            exit(2)
+        }
+        // The runtime's backtracer would print "*** Signal 3: Backtracing …" and "Registers:" with
+        // the memory each register points at.
+        let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(result != nil)
+        #expect(!printed.contains("Backtracing") && !printed.contains("Registers:"), "the backtracer ran")
+    }
+
+    /// The handler address of `disposition`: 0 for the default action, 1 for ignored.
+    static func handler(_ disposition: sigaction) -> Int {
+        #if canImport(Darwin)
+            unsafeBitCast(disposition.__sigaction_u.__sa_handler, to: Int.self)
+        #else
+            unsafeBitCast(disposition.__sigaction_handler.sa_handler, to: Int.self)
+        #endif
+    }
+
     @Test("Outside a section, once installed, a signal ends the process at once")
     func signalOutsideSection() async {
         await #expect(processExitsWith: .signal(SIGTERM)) {

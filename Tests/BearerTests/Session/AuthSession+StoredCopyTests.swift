@@ -159,7 +159,37 @@ struct StoredCopyTests {
         }
         var signedOut = AuthSession.StateMachine(stored: MachineTests.state())
         signedOut.signedOut()
-        #expect(signedOut.storedCopyLoaded(MachineTests.state(access: "at-9", subject: "user-2")) == .adopted)
+        #expect(signedOut.storedCopyLoaded(MachineTests.state(access: "at-9")) == .adopted)
+        var other = AuthSession.StateMachine(stored: MachineTests.state())
+        other.signedOut()
+        guard case .adoptedOtherAccount = other.storedCopyLoaded(MachineTests.state(access: "at-9", subject: "user-2"))
+        else {
+            Issue.record("another account's copy was taken silently")
+            return
+        }
+        #expect(other.state.user?.subject == "user-2")
+    }
+
+    @Test("A session that showed one account and meets another's sign-in says so once, and its state names the new one")
+    func accountChangeIsVisible() async throws {
+        let store = InMemorySessionStore()
+        let transport = RecordingTransport(replies: [])
+        let clock = TestClock(Fixtures.epoch)
+        let alice = MachineTests.state(
+            access: "at-alice", refresh: "rt-alice", subject: "alice", email: "alice@example.com")
+        let session = try await AuthSession.save(
+            alice, to: store, key: "main", transport: transport, clock: clock.wallClock)
+        try await session.signOut()
+        let bob = MachineTests.state(access: "at-bob", refresh: "rt-bob", subject: "bob", email: "bob@example.com")
+        try await store.save(bob, key: "main")
+        let changes = await session.stateChanges()
+        let error = await #expect(throws: BearerError.self) { try await session.validAccessToken() }
+        #expect(error?.kind == .userMismatch)
+        #expect(await session.state.user?.email == "bob@example.com", "the state names the account it now serves")
+        var iterator = changes.makeAsyncIterator()
+        #expect(await iterator.next()?.user?.subject == "bob")
+        #expect(try await session.validAccessToken() == AccessToken("at-bob"), "once told, the caller gets bob's token")
+        #expect(await transport.requests.isEmpty)
     }
 }
 

@@ -28,9 +28,22 @@ struct BearerTool {
 
     /// Starts `bearer arguments…` in the background.
     func start(_ arguments: [String], input: Bool = false) throws -> ChildProcess {
+        try ChildProcess(try BuiltProduct.path("bearer"), arguments: arguments, environment: environment, input: input)
+    }
+
+    /// Starts `launcher… bearer arguments…` in the background: the tool run by another program
+    /// that execs it, as `nohup bearer token` does.
+    ///
+    /// - Parameter launcher: The launching program's absolute path and its arguments.
+    func start(_ arguments: [String], launchedBy launcher: [String]) throws -> ChildProcess {
+        let program = URL(fileURLWithPath: launcher[0])
+        let words = Array(launcher.dropFirst()) + [try BuiltProduct.path("bearer").path] + arguments
+        return try ChildProcess(program, arguments: words, environment: environment)
+    }
+
+    private var environment: [String: String] {
         var environment = ["BEARER_CONFIG_DIR": configDirectory.path]
         if let timeout { environment["BEARER_HTTP_TIMEOUT"] = String(timeout) }
-        return try ChildProcess(
-            try BuiltProduct.path("bearer"), arguments: arguments, environment: environment, input: input)
+        return environment
     }
 }
