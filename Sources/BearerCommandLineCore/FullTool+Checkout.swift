@@ -58,14 +58,17 @@ extension FullTool {
     package struct FileOwnership: Sendable, Equatable {
         /// The owner's user ID.
         package let owner: UInt32
+        /// The group's ID.
+        package let group: UInt32
         /// The permission bits.
         package let mode: UInt32
         /// Whether the path is a symbolic link.
         package let isSymbolicLink: Bool
 
         /// Describes a file.
-        package init(owner: UInt32, mode: UInt32, isSymbolicLink: Bool) {
+        package init(owner: UInt32, group: UInt32 = 0, mode: UInt32, isSymbolicLink: Bool) {
             self.owner = owner
+            self.group = group
             self.mode = mode
             self.isSymbolicLink = isSymbolicLink
         }
@@ -88,6 +91,33 @@ extension FullTool {
         guard let text = manifest(root + "/Package.swift"), text.contains("\"\(name)\"") else { return nil }
         return PackageBuild(
             package: package, folder: root + "/.build/" + triple + "/" + configuration, configuration: configuration)
+    }
+
+    /// The first of `paths` that someone else than `user` or the system (root) may have put there
+    /// or may change, with why, or `nil`: what `bearer` checks before it runs a `bearer-full` it
+    /// found (the file, and the folders that hold it), so that no one else's program runs as the
+    /// user, even from a build folder others can write to. A folder writable by the user's own
+    /// group (a user-private group, as a umask of 002 gives) is the user's.
+    ///
+    /// - Parameters:
+    ///   - paths: The executable, then the folders that hold it.
+    ///   - ownership: Reads a path's owner and mode without following a symbolic link.
+    ///   - user: The effective user ID.
+    ///   - group: The effective group ID.
+    package static func untrustedExecutablePath(
+        _ paths: [String],
+        ownership: (String) -> FileOwnership?,
+        user: UInt32,
+        group: UInt32
+    ) -> String? {
+        for path in paths {
+            guard let file = ownership(path) else { return "\(path) cannot be inspected" }
+            if file.owner != user && file.owner != 0 { return "\(path) belongs to another user" }
+            if file.mode & 0o002 != 0 || (file.mode & 0o020 != 0 && file.group != group) {
+                return "\(path) can be changed by other users"
+            }
+        }
+        return nil
     }
 
     /// The first path of `build` that makes it someone else's to change, with why, or `nil` when
@@ -133,9 +163,10 @@ extension FullTool {
         var pid = pid_t()
         guard posix_spawnp(&pid, "swift", &actions, nil, argv, environ) == 0 else { return false }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var waited = waitpid(pid, &status, 0)
+        while waited < 0 && errno == EINTR { waited = waitpid(pid, &status, 0) }
         // Exited normally with status 0.
-        return status & 0x7f == 0 && (status >> 8) & 0xff == 0
+        return waited == pid && status & 0x7f == 0 && (status >> 8) & 0xff == 0
     }
 
     /// The owner and mode of `path`, not following a symbolic link, or `nil`.
@@ -143,7 +174,7 @@ extension FullTool {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         return FileOwnership(
-            owner: UInt32(status.st_uid), mode: UInt32(status.st_mode & 0o7777),
+            owner: UInt32(status.st_uid), group: UInt32(status.st_gid), mode: UInt32(status.st_mode & 0o7777),
             isSymbolicLink: (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFLNK))
     }
 

@@ -55,6 +55,21 @@ package enum FullTool {
             }
             if build(checkout, console: console) { found = paths.first { access($0, X_OK) == 0 } }
         }
+        if let path = found {
+            // The executable, the folder that holds it, and that folder's folder (`bin` and its
+            // prefix, or `libexec/bearer` and `libexec`, or a build folder and its triple).
+            let folder = Self.folder(of: path)
+            let guarded = [path, folder, Self.folder(of: folder)]
+            if let untrusted = untrustedExecutablePath(
+                guarded, ownership: readOwnership, user: UInt32(geteuid()), group: UInt32(getegid()))
+            {
+                console.say(
+                    "bearer: \(name) was found at \(path.printable), but \(untrusted.printable), so bearer does not "
+                        + "run it: it could be someone else's program. Install the tool where only you (or root) can "
+                        + "write (scripts/install does).")
+                return ExitCode.failure.rawValue
+            }
+        }
         guard let path = found else {
             console.say(
                 "bearer: \(name), which runs every command but a fresh `token` and `status`, is missing: "

@@ -25,6 +25,39 @@ struct PlantedManifestEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: layout.swiftRan.path), "swift ran on a planted manifest")
     }
 
+    @Test(
+        "A planted manifest in a checkout owned by another user is not built",
+        .enabled(if: geteuid() == 0, "only root can give a folder to another user")
+    )
+    func otherUsersCheckoutIsNotBuilt() async throws {
+        let layout = try Layout(packageMode: 0o755)
+        defer { layout.remove() }
+        // nobody (65534) owns the package folder and its manifest; the build folders stay root's.
+        chown(layout.package.path, 65_534, 65_534)
+        chown(layout.package.appendingPathComponent("Package.swift").path, 65_534, 65_534)
+        let result = try await layout.runBearer()
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("belongs to another user"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: layout.swiftRan.path), "swift ran on another user's manifest")
+    }
+
+    @Test("A bearer-full planted in a build folder others can write to is not run")
+    func plantedExecutableIsNotRun() async throws {
+        let layout = try Layout(packageMode: 0o755)
+        defer { layout.remove() }
+        let folder = layout.bearer.deletingLastPathComponent()
+        let planted = folder.appendingPathComponent("bearer-full")
+        let ran = layout.root.appendingPathComponent("planted-ran")
+        try Data("#!/bin/sh\ntouch '\(ran.path)'\n".utf8).write(to: planted)
+        chmod(planted.path, 0o755)
+        chmod(folder.path, 0o777)
+        let result = try await layout.runBearer()
+        chmod(folder.path, 0o755)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("does not run it"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ran.path), "a planted bearer-full ran")
+    }
+
     @Test("A checkout of the user's own is built there, with swift from PATH")
     func ownCheckoutIsBuilt() async throws {
         let layout = try Layout(packageMode: 0o755)

@@ -78,7 +78,7 @@
         private func makeSession(
             _ url: URL,
             callback: WebAuthenticationCallback,
-            completion: @escaping ASWebAuthenticationSession.CompletionHandler
+            completion: @escaping @Sendable (URL?, (any Error)?) -> Void
         ) throws -> ASWebAuthenticationSession {
             if #available(iOS 17.4, macOS 14.4, visionOS 1.1, *) {
                 return ASWebAuthenticationSession(

@@ -171,7 +171,8 @@
                 kSecUseDataProtectionKeychain as String: true,
             ]
             if let group { added[kSecAttrAccessGroup as String] = group }
-            SecItemDelete(added as CFDictionary)
+            // A probe left behind (the delete failed) holds no data and is in no store's keys().
+            _ = SecItemDelete(added as CFDictionary)
             return group
         }
 

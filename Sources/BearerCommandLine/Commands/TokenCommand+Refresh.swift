@@ -7,10 +7,16 @@ extension TokenCommand: Command {
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
         let minimumLifetime = try minimumLifetime(arguments)
         let session = try await Profile(arguments, environment).session(in: environment)
+        let before = await session.state
+        // A server known to grant shorter tokens is not asked again, not even for a stale one.
+        if let minimumLifetime, let lifetime = before.accessTokenLifetime, lifetime < minimumLifetime {
+            throw ShortLivedToken(asked: minimumLifetime, lifetime: lifetime)
+        }
         var token = try await session.validAccessToken()
         if let minimumLifetime {
             var state = await session.state
-            var refreshes = 0
+            // A new token here came from a refresh (this call's, or one another process shared).
+            var refreshes = state.accessToken == before.accessToken ? 0 : 1
             while !lasts(state, for: minimumLifetime, at: environment.clock.now()),
                 mayRefresh(state, toLast: minimumLifetime, after: refreshes)
             {

@@ -95,7 +95,12 @@ package struct ExpiringActivity: Sendable {
             run.sectionFinished()
             return value
         } catch {
-            switch run.sectionFinished() {
+            // A section cancelled for lack of time ends with a cancellation, or with the network
+            // error of its cut request; any other failure (an answer of the server, the store's)
+            // came on its own and is passed on as it is.
+            let stopReason = run.sectionFinished()
+            guard Self.isCutShort(error) else { throw error }
+            switch stopReason {
             case .expired:
                 throw BearerError.timedOut(
                     "The system took back the time the app had to run in the background before the shared "
@@ -104,14 +109,22 @@ package struct ExpiringActivity: Sendable {
                     underlyingError: error)
             case .budgetElapsed:
                 throw BearerError.timedOut(
-                    "The shared session's refresh took longer than the \(budget) the app may run in the "
-                        + "background, so it was abandoned and the lock given back; the session keeps what was "
-                        + "saved. Try again when the network is faster.",
+                    "The shared session's refresh (waiting for the app group's lock, then for the server) took "
+                        + "longer than the \(budget) the app may run in the background, so it was abandoned and the "
+                        + "lock given back; the session keeps what was saved. Try again when the app is active.",
                     underlyingError: error)
             case nil:
                 throw error
             }
         }
+    }
+
+    /// Whether `error` is what a cancelled section throws: a cancellation, or the network error or
+    /// timeout of a request cut short.
+    private static func isCutShort(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        guard let error = error as? BearerError else { return false }
+        return error.kind == .network || error.kind == .timedOut
     }
 }
 

@@ -78,9 +78,9 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
         try items.keys().sorted()
     }
 
-    /// Runs `body` while holding the lock of `key`: the lock file of ``lockFolder`` when there is
-    /// one, which other processes see, inside ``activity`` when there is one; otherwise a lock
-    /// within this process.
+    /// Runs `body` while holding the lock of `key`: within this process, the lock of the items
+    /// (shared by every store of the same namespace), then the lock file of ``lockFolder`` when
+    /// there is one, which other processes see, held inside ``activity`` when there is one.
     ///
     /// - Throws: What `body` throws, or ``BearerError/Kind/storageFailure`` when the lock cannot
     ///   be taken (then `body` does not run), or ``BearerError/Kind/timedOut`` when the activity
@@ -89,12 +89,12 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
         to key: String,
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
-        guard let lockFolder else {
-            return try await ItemSessionLocks.tasks.withLock(namespace + "\u{0}" + key, body)
+        // Every store of this process that reaches the same items (the same namespace) takes the
+        // same lock first, with or without a lock folder.
+        try await ItemSessionLocks.tasks.withLock(namespace + "\u{0}" + key) {
+            guard let lockFolder else { return try await body() }
+            return try await lockFolder.withLock(named: lockName(for: key), inside: activity, body)
         }
-        let name = lockName(for: key)
-        guard let activity else { return try await lockFolder.withLock(named: name, body) }
-        return try await activity.run { try await lockFolder.withLock(named: name, body) }
     }
 }
 

@@ -60,23 +60,41 @@ package struct LockFolder: Sendable, Hashable {
 
     /// Runs `body` while holding the lock file `name` of this folder, across tasks and processes.
     ///
+    /// A task waits for the others of its process first, without taking time from `activity`;
+    /// then the file is locked, `body` runs and the file is unlocked, all inside `activity` when
+    /// there is one, so that no process holds the file while the system may suspend it.
+    ///
     /// - Parameters:
     ///   - name: The lock file's name: letters, digits, `.`, `_` and `-`, not starting with a dot.
+    ///   - activity: The time the system grants for holding the file, where it suspends processes.
     ///   - body: The work to do under the lock.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; ``BearerError/Kind/storageFailure`` when the folder cannot be
-    ///   created or the lock cannot be taken within ``timeout`` (then `body` does not run).
+    ///   created or the lock cannot be taken within ``timeout`` (then `body` does not run); what
+    ///   ``ExpiringActivity/run(_:)`` throws.
     package func withLock<Result: Sendable>(
         named name: String,
+        inside activity: ExpiringActivity? = nil,
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
         let path = directory.appendingPathComponent(name, isDirectory: false).path
         let (folder, timeout) = (directory.path, self.timeout)
         return try await Self.tasks.withLock(path) {
-            try POSIXFile.createDirectory(at: folder)
-            let lock = try await POSIXFile.lockExclusively(at: path, timeout: timeout)
-            defer { lock.unlock() }
-            return try await body()
+            guard let activity else { return try await Self.holdingFile(path, in: folder, timeout: timeout, body) }
+            return try await activity.run { try await Self.holdingFile(path, in: folder, timeout: timeout, body) }
         }
+    }
+
+    /// Locks the file at `path` (creating `folder` first), runs `body` and unlocks it.
+    private static func holdingFile<Result: Sendable>(
+        _ path: String,
+        in folder: String,
+        timeout: Duration,
+        _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try POSIXFile.createDirectory(at: folder)
+        let lock = try await POSIXFile.lockExclusively(at: path, timeout: timeout)
+        defer { lock.unlock() }
+        return try await body()
     }
 }

@@ -112,7 +112,7 @@ public var S_IFLNK: mode_t { mode_t(0o120000) }
 public var S_IRWXU: mode_t { mode_t(0o700) }
 public var S_IRUSR: mode_t { mode_t(0o400) }
 public var S_IWUSR: mode_t { mode_t(0o200) }
-public func stat(_ path: UnsafePointer<CChar>!, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
+@discardableResult public func stat(_ path: UnsafePointer<CChar>!, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
 @discardableResult public func lstat(_ path: UnsafePointer<CChar>!, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
 @discardableResult public func fstat(_ fd: Int32, _ buffer: UnsafeMutablePointer<stat>!) -> Int32 { fatalError("stub") }
 @discardableResult public func chmod(_ path: UnsafePointer<CChar>!, _ mode: mode_t) -> Int32 { fatalError("stub") }

@@ -6,7 +6,7 @@
 // MARK: spawn.h (xnu libsyscall/wrappers/spawn/spawn.h)
 // `posix_spawnp` is `__API_AVAILABLE(macos(10.5), ios(2.0))` only, so it exists on watchOS and tvOS
 // too; `posix_spawn` and every posix_spawnattr and file-actions call is also
-// `__SPI_AVAILABLE(watchos(2.0), tvos(9.0))`, which the shipped SDKs turn into unavailable there.
+// `__API_UNAVAILABLE(watchos, tvos)` in the SDKs' header.
 
 public var POSIX_SPAWN_RESETIDS: Int32 { 0x0001 }
 public var POSIX_SPAWN_SETPGROUP: Int32 { 0x0002 }
@@ -107,3 +107,10 @@ public var SA_SIGINFO: Int32 { 0x0040 }
 @discardableResult public func pthread_cond_timedwait(_ condition: UnsafeMutablePointer<pthread_cond_t>, _ mutex: UnsafeMutablePointer<pthread_mutex_t>, _ deadline: UnsafePointer<timespec>?) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_cond_signal(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 { fatalError("stub") }
 @discardableResult public func pthread_cond_broadcast(_ condition: UnsafeMutablePointer<pthread_cond_t>) -> Int32 { fatalError("stub") }
+
+// MARK: bsd/sys/resource.h (RLIMIT_ constants are int macros; Glibc imports them as an enum)
+
+public var RLIMIT_CORE: Int32 { 4 }
+public var RLIMIT_NOFILE: Int32 { 8 }
+@discardableResult public func getrlimit(_ resource: Int32, _ limit: UnsafeMutablePointer<rlimit>!) -> Int32 { fatalError("stub") }
+@discardableResult public func setrlimit(_ resource: Int32, _ limit: UnsafePointer<rlimit>!) -> Int32 { fatalError("stub") }

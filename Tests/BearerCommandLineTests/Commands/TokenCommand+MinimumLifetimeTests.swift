@@ -93,6 +93,32 @@ struct TokenLifetimeTests {
         #expect(await fixture.transport.requests.count == 1)
     }
 
+    @Test("A stale token of a server that does not say its lifetime is refreshed once, not twice")
+    func staleTokenCountsItsRefresh() async throws {
+        let silent = RecordingTransport.Reply.json(
+            200, #"{"access_token":"cli-access-2","token_type":"Bearer","refresh_token":"r-2"}"#)
+        let fixture = CommandFixture(replies: [silent, silent, silent])
+        defer { fixture.removeAll() }
+        try await saved(fixture, expiresIn: -60)
+        let (status, _) = await fixture.run(["token", "--min-lifetime", "1800"])
+        #expect(status == 1)
+        #expect(await fixture.transport.requests.count == 1)
+    }
+
+    @Test("A stale token of a server known to grant shorter tokens is not refreshed for --min-lifetime")
+    func knownShortLifetimeSendsNothing() async throws {
+        let fixture = CommandFixture(replies: [Self.refreshed])
+        defer { fixture.removeAll() }
+        var state = try CommandFixture.session()
+        state.accessTokenExpiresAt = Date(timeIntervalSince1970: 1_800_000_000 - 60)
+        state.accessTokenLifetime = 900
+        try await fixture.store.save(state, key: "default")
+        let (status, output) = await fixture.run(["token", "--min-lifetime", "1800"])
+        #expect(status == 1)
+        #expect(output.stderr.contains("live 900 s"), "\(output.stderr)")
+        #expect(await fixture.transport.requests.isEmpty)
+    }
+
     @Test("--min-lifetime must be a number of seconds from 1 to a day", arguments: ["0", "-5", "x", "86401"])
     func usage(value: String) async throws {
         let fixture = CommandFixture()

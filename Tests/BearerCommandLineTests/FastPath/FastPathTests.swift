@@ -225,4 +225,32 @@ struct CheckoutBuildTests {
             #expect(untrusted == nil)
         }
     }
+
+    @Test("A bearer-full is run only from where only the user or root can write")
+    func executableTrust() {
+        let user: UInt32 = 501
+        let group: UInt32 = 20
+        let paths = ["/opt/tools/bin/bearer-full", "/opt/tools/bin", "/opt/tools"]
+        func verdict(_ files: [String: FullTool.FileOwnership]) -> String? {
+            FullTool.untrustedExecutablePath(
+                paths,
+                ownership: {
+                    files[$0] ?? FullTool.FileOwnership(owner: 0, group: 0, mode: 0o755, isSymbolicLink: false)
+                },
+                user: user, group: group)
+        }
+        #expect(verdict([:]) == nil, "root's install")
+        #expect(
+            verdict(["/opt/tools/bin": .init(owner: user, group: group, mode: 0o775, isSymbolicLink: false)]) == nil,
+            "writable by the user's own group")
+        #expect(
+            verdict(["/opt/tools/bin": .init(owner: user, group: 100, mode: 0o775, isSymbolicLink: false)])
+                == "/opt/tools/bin can be changed by other users")
+        #expect(
+            verdict(["/opt/tools": .init(owner: user, group: group, mode: 0o777, isSymbolicLink: false)])
+                == "/opt/tools can be changed by other users")
+        #expect(
+            verdict(["/opt/tools/bin/bearer-full": .init(owner: 502, group: group, mode: 0o755, isSymbolicLink: false)])
+                == "/opt/tools/bin/bearer-full belongs to another user")
+    }
 }

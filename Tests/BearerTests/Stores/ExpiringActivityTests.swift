@@ -40,6 +40,18 @@ struct ExpiringActivityTests {
             Thread.detachNewThread { block?(true) }
         }
 
+        /// The system takes the time back, and the call of the block with `true` has returned.
+        func expireAndWait() async {
+            let block = lock.withLock { self.block }
+            record("expired")
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    block?(true)
+                    continuation.resume()
+                }
+            }
+        }
+
         /// Waits (off the cooperative pool) until the first call of the block has returned.
         func waitForActivityToEnd() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -108,11 +120,25 @@ struct ExpiringActivityTests {
         let system = ScriptedSystem(.grant)
         let activity = ExpiringActivity(provider: system)
         let value = try await activity.run {
-            system.expire()
+            await system.expireAndWait()
             return "saved"
         }
         await system.waitForActivityToEnd()
         #expect(value == "saved")
+    }
+
+    @Test("A failure of its own after the time was taken back (the server's answer) is passed on as it is")
+    func ownFailureIsKept() async throws {
+        let system = ScriptedSystem(.grant)
+        let activity = ExpiringActivity(provider: system)
+        let error = await #expect(throws: BearerError.self) {
+            try await activity.run {
+                await system.expireAndWait()
+                throw BearerError.userMismatch("another account answered")
+            }
+        }
+        await system.waitForActivityToEnd()
+        #expect(error?.kind == .userMismatch)
     }
 
     @Test("A section that outlasts its budget is cancelled, below the time the system grants")
@@ -154,6 +180,32 @@ struct ExpiringActivityTests {
         #expect(system.log == ["locked", "activity ended"])
     }
 
+    @Test("Tasks of one process waiting for the same lock ask for no time of their own until their turn")
+    func waitersHoldNoActivity() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-activity-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let system = CountingSystem()
+        let store = ItemSessionStore(
+            items: MemoryItems(), namespace: "Bearer", lockFolder: LockFolder(directory: folder),
+            activity: ExpiringActivity(provider: system))
+        let finished = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try await store.withExclusiveAccess(to: "default") {
+                        // Sections run one at a time: every other task is still waiting, and has
+                        // not asked the system for time.
+                        #expect(system.requests - finished.value == 1)
+                        try await Task.sleep(for: .milliseconds(5))
+                        finished.increment()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(system.requests == 4)
+    }
+
     @Test("The machine: a grant starts the section, an expiry before it refuses, late calls change nothing")
     func stateMachineTransitions() {
         var machine = ExpiringActivity.StateMachine()
@@ -178,6 +230,29 @@ struct ExpiringActivityTests {
         #expect(expired.budgetElapsed() == .none)
         #expect(expired.sectionFinished() == .expired)
     }
+}
+
+/// A system that grants every request at once and counts the requests.
+private final class CountingSystem: ExpiringActivityProvider, @unchecked Sendable {
+    private let lock = NSLock()
+    private var made = 0
+
+    var requests: Int { lock.withLock { made } }
+
+    func performExpiringActivity(withReason reason: String, using block: @escaping @Sendable (Bool) -> Void) {
+        lock.withLock { made += 1 }
+        Thread.detachNewThread { block(false) }
+    }
+}
+
+/// A count shared by the sections of a test.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    var value: Int { lock.withLock { count } }
+
+    func increment() { lock.withLock { count += 1 } }
 }
 
 /// Session items in memory, for the shared store's lock tests.

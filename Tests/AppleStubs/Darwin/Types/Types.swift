@@ -173,3 +173,12 @@ public struct __sFILE {
     public init() { fatalError("stub") }
 }
 public typealias FILE = __sFILE
+
+// xnu bsd/sys/resource.h: `typedef __uint64_t rlim_t;` and `struct rlimit` (Rust libc agrees).
+public typealias rlim_t = UInt64
+public struct rlimit {
+    public var rlim_cur: rlim_t
+    public var rlim_max: rlim_t
+    public init() { fatalError("stub") }
+    public init(rlim_cur: rlim_t, rlim_max: rlim_t) { fatalError("stub") }
+}
