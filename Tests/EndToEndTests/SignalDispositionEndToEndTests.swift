@@ -44,7 +44,8 @@ struct SignalDispositionEndToEndTests {
         var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
         setrlimit(Int32(RLIMIT_CORE.rawValue), &noCore)
         var ended = 0
-        try await rounds(signal: SIGQUIT, launcher: nil) { result, round in
+        // Sent within 15 ms of the reservation, so that most rounds catch the tool mid-refresh.
+        try await rounds(signal: SIGQUIT, launcher: nil, latestDelay: 15_000) { result, round in
             if result.signal == SIGQUIT { ended += 1 }
             #expect(result.signal == SIGQUIT || result.status == 0, "round \(round): \(result.status)")
             #expect(!result.stderr.contains("Registers") && !result.stderr.contains("Backtrace"), "round \(round)")
@@ -52,13 +53,15 @@ struct SignalDispositionEndToEndTests {
         #expect(ended > 0, "no SIGQUIT reached a running tool in any round")
     }
 
-    /// Logs in, then runs `bearer token` on an expired session `count` times, sending `signal`
-    /// during or after each refresh; `check` judges each result. After each round the stored
+    /// Logs in, then runs `bearer token` on an expired session `count` times, sending `signal` up
+    /// to `latestDelay` microseconds after the tool reserved its save, during or after its refresh;
+    /// `check` judges each result. After each round the stored
     /// refresh token must still refresh, and no token of the session may appear on stderr.
     private func rounds(
         signal: Int32,
         launcher: [String]?,
         count: Int = 12,
+        latestDelay: Int = 60_000,
         check: (ChildProcess.Result, Int) -> Void
     ) async throws {
         let tool = BearerTool()
@@ -77,7 +80,7 @@ struct SignalDispositionEndToEndTests {
 
             let running = try launcher.map { try tool.start(["token"], launchedBy: $0) } ?? tool.start(["token"])
             try await waitForReservation(tool, running)
-            try await Task.sleep(for: .microseconds(Int.random(in: 0...60_000, using: &generator)))
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...latestDelay, using: &generator)))
             running.send(signal)
             let result = await running.finish()
             check(result, round)
