@@ -205,6 +205,10 @@ struct AuthSessionStateMachineTests {
 
     static let gone = Machine.StoredCopyAction.fail(Machine.Failure(BearerError.signInRequired("gone")))
     static let mismatch = Machine.StoredCopyAction.fail(Machine.Failure(BearerError.userMismatch("other")))
+    /// Another account's new sign-in, taken by a session that was signed out or marked: the call
+    /// that took it fails once.
+    static let otherAccount = Machine.StoredCopyAction.adoptedOtherAccount(
+        Machine.Failure(BearerError.userMismatch("other")))
 
     /// What reconciling each phase with each stored copy gives: the action, then the phase and the
     /// access token held after.
@@ -226,12 +230,12 @@ struct AuthSessionStateMachineTests {
         ],
         .signInRequired: [
             .gone: (.unchanged, "signInRequired at-1"), .same: (.unchanged, "signInRequired at-1"),
-            .newerSameUser: (.adopted, "saved at-9"), .otherUser: (.adopted, "saved at-o"),
+            .newerSameUser: (.adopted, "saved at-9"), .otherUser: (otherAccount, "saved at-o"),
             .marked: (.unchanged, "signInRequired at-1"),
         ],
         .signedOut: [
             .gone: (.unchanged, "signedOut none"), .same: (.unchanged, "signedOut none"),
-            .newerSameUser: (.adopted, "saved at-9"), .otherUser: (.adopted, "saved at-o"),
+            .newerSameUser: (.adopted, "saved at-9"), .otherUser: (otherAccount, "saved at-o"),
             .marked: (.unchanged, "signedOut none"),
         ],
     ]
