@@ -38,11 +38,16 @@ package enum ToolSignals {
 
     /// Whether `disposition` ignores its signal (`SIG_IGN`, the handler address 1).
     package static func isIgnored(_ disposition: sigaction) -> Bool {
+        handlerAddress(disposition) == 1
+    }
+
+    /// The handler address of `disposition`: 0 for the default action (`SIG_DFL`), 1 when the
+    /// signal is ignored (`SIG_IGN`), else the handler's.
+    package static func handlerAddress(_ disposition: sigaction) -> Int {
         #if canImport(Darwin)
-            let handler = disposition.__sigaction_u.__sa_handler
+            unsafeBitCast(disposition.__sigaction_u.__sa_handler, to: Int.self)
         #else
-            let handler = disposition.__sigaction_handler.sa_handler
+            unsafeBitCast(disposition.__sigaction_handler.sa_handler, to: Int.self)
         #endif
-        return unsafeBitCast(handler, to: Int.self) == 1
     }
 }

@@ -66,20 +66,12 @@ struct SignalDispositionEndToEndTests {
     ) async throws {
         let tool = BearerTool()
         defer { tool.cleanUp() }
-        let login = try await tool.run([
-            "login", "--issuer", try TestServer.issuer.absoluteString, "--allow-insecure-loopback", "--client-id",
-            "bearer-public", "--scope", "openid email", "--open-with", try Browser.command,
-        ])
-        try #require(login.status == 0, "\(login.stderr)")
+        try await tool.signIn()
         var generator = SystemRandomNumberGenerator()
         for round in 0..<count {
-            var state = try #require(try await tool.store.load(key: "default"))
-            state.accessTokenExpiresAt = Date(timeIntervalSince1970: 0)
-            try await tool.store.save(state, key: "default")
-            removeReservations(tool)
-
+            let state = try await tool.expireSession()
             let running = try launcher.map { try tool.start(["token"], launchedBy: $0) } ?? tool.start(["token"])
-            try await waitForReservation(tool, running)
+            try await tool.waitForReservation(running)
             try await Task.sleep(for: .microseconds(Int.random(in: 0...latestDelay, using: &generator)))
             running.send(signal)
             let result = await running.finish()
@@ -89,33 +81,7 @@ struct SignalDispositionEndToEndTests {
             for secret in [state.refreshToken?.value, after.refreshToken?.value, after.accessToken?.value] {
                 if let secret { #expect(!result.stderr.contains(secret), "round \(round): a token on stderr") }
             }
-            let refreshed: AuthState
-            do {
-                refreshed = try await after.refreshed(using: TestServer.transport)
-            } catch {
-                Issue.record("round \(round): the stored refresh token was refused (\(error)); the grant is lost")
-                return
-            }
-            try await tool.store.save(refreshed, key: "default")
-        }
-    }
-
-    private func waitForReservation(_ tool: BearerTool, _ running: ChildProcess) async throws {
-        for _ in 0..<10_000 {
-            if !reservations(tool).isEmpty || !running.isRunning { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record("bearer token neither took the session's lock nor ended")
-    }
-
-    private func reservations(_ tool: BearerTool) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: tool.configDirectory.path)) ?? []
-        return names.filter { $0.hasSuffix(".tmp") }
-    }
-
-    private func removeReservations(_ tool: BearerTool) {
-        for name in reservations(tool) {
-            try? FileManager.default.removeItem(at: tool.configDirectory.appendingPathComponent(name))
+            guard try await tool.storedGrantStillRefreshes(after, round: round) else { return }
         }
     }
 }

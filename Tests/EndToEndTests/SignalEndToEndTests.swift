@@ -28,22 +28,14 @@ struct SignalEndToEndTests {
     func signalsDuringRefresh() async throws {
         let tool = BearerTool()
         defer { tool.cleanUp() }
-        let login = try await tool.run([
-            "login", "--issuer", try TestServer.issuer.absoluteString, "--allow-insecure-loopback", "--client-id",
-            "bearer-public", "--scope", "openid email", "--open-with", try Browser.command,
-        ])
-        try #require(login.status == 0, "\(login.stderr)")
+        try await tool.signIn()
         var generator = SystemRandomNumberGenerator()
         var held = 0
         for round in 0..<30 {
             let signal = Self.signals[round % Self.signals.count]
-            var state = try #require(try await tool.store.load(key: "default"), "round \(round): the file is readable")
-            state.accessTokenExpiresAt = Date(timeIntervalSince1970: 0)
-            try await tool.store.save(state, key: "default")
-            try removeTemporaryFiles(tool)
-
+            let state = try await tool.expireSession()
             let running = try tool.start(["token"])
-            try await waitForReservation(tool, running)
+            try await tool.waitForReservation(running)
             try await Task.sleep(for: .microseconds(Int.random(in: 0...60_000, using: &generator)))
             // Every fourth round a second Ctrl-C follows, as an impatient user sends.
             let sent = round % 4 == 3 ? [signal, SIGINT] : [signal]
@@ -73,41 +65,10 @@ struct SignalEndToEndTests {
                     "round \(round): a held signal ends the tool as itself")
                 #expect(after.refreshToken != state.refreshToken, "round \(round): the rotated token was saved")
             }
-            // The stored refresh token still works: refresh with it here, and keep the answer.
-            let refreshed: AuthState
-            do {
-                refreshed = try await after.refreshed(using: TestServer.transport)
-            } catch {
-                Issue.record("round \(round): the stored refresh token was refused (\(error)); the grant is lost")
-                return
-            }
-            try await tool.store.save(refreshed, key: "default")
+            guard try await tool.storedGrantStillRefreshes(after, round: round) else { return }
         }
         #expect(held > 0, "no signal arrived during a refresh in 30 rounds, so none was held")
         let last = try await tool.run(["token"])
         #expect(last.status == 0, "\(last.stderr)")
-    }
-
-    /// Waits until the tool has taken the session's lock and reserved the space of its save, or
-    /// has ended (on a busy machine this wait can oversleep the whole refresh; the signal then
-    /// comes too late, which the round checks too).
-    private func waitForReservation(_ tool: BearerTool, _ running: ChildProcess) async throws {
-        for _ in 0..<10_000 {
-            if try !temporaryFiles(tool).isEmpty || !running.isRunning { return }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        Issue.record("bearer token neither took the session's lock nor ended")
-    }
-
-    private func temporaryFiles(_ tool: BearerTool) throws -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: tool.configDirectory.path)) ?? []
-        return names.filter { $0.hasSuffix(".tmp") }
-    }
-
-    /// Removes the reservations of tools that a signal ended before they released them.
-    private func removeTemporaryFiles(_ tool: BearerTool) throws {
-        for name in try temporaryFiles(tool) {
-            try? FileManager.default.removeItem(at: tool.configDirectory.appendingPathComponent(name))
-        }
     }
 }

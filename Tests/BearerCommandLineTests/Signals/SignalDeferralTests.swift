@@ -79,12 +79,12 @@ struct SignalDeferralTests {
             deferral.leave()
             var during = sigaction()
             sigaction(SIGINT, nil, &during)
-            guard SignalDeferralTests.handler(during) > 1 else { exit(1) }
+            guard ToolSignals.handlerAddress(during) > 1 else { exit(1) }
             deferral.leave()
             for number in [SIGINT, SIGTERM, SIGQUIT] {
                 var after = sigaction()
                 sigaction(number, nil, &after)
-                guard SignalDeferralTests.handler(after) == 0 else { exit(2) }
+                guard ToolSignals.handlerAddress(after) == 0 else { exit(2) }
             }
             var hangUp = sigaction()
             sigaction(SIGHUP, nil, &hangUp)
@@ -114,15 +114,6 @@ struct SignalDeferralTests {
         let printed = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(result != nil)
         #expect(!printed.contains("Backtracing") && !printed.contains("Registers:"), "the backtracer ran")
-    }
-
-    /// The handler address of `disposition`: 0 for the default action, 1 for ignored.
-    static func handler(_ disposition: sigaction) -> Int {
-        #if canImport(Darwin)
-            unsafeBitCast(disposition.__sigaction_u.__sa_handler, to: Int.self)
-        #else
-            unsafeBitCast(disposition.__sigaction_handler.sa_handler, to: Int.self)
-        #endif
     }
 
     @Test("Outside a section, once installed, a signal ends the process at once")
