@@ -34,26 +34,40 @@ public struct PostgresSessionStore: SessionStore {
     /// The schema version this release writes and reads.
     public static let schemaVersion = 1
 
-    /// The table holding the sessions.
+    /// The table holding the sessions, as the app spelled it.
     public let table: String
-    /// How long a call waits for a session's lock or for a free connection.
+    /// How long a call waits for a session's lock or for a free connection, in total; also how
+    /// long the lease of a holder whose connection broke lasts, and how long one statement may take.
     public let lockTimeout: Duration
 
     let sealing: Sealing?
     let pool: ConnectionPool
+    let tableName: TableName
+    let statements: StoreStatements
+    /// The process's turns for each key (shared by copies of the store).
+    let queue: KeyQueue
+    /// The owner this store writes into the leases it takes: one per store, so that a store whose
+    /// save failed takes its own lease over on its next call (its tasks take turns in ``queue``).
+    let owner: String
     private let poolID: ObjectIdentifier
 
     /// Creates a store; no connection is opened until the first call.
     ///
     /// - Parameters:
     ///   - connectionString: A libpq connection string (`host=… dbname=… user=…` or
-    ///     `postgresql://…`); TLS is libpq's: `sslmode=verify-full` is recommended. libpq's
-    ///     environment variables (`PGHOST`, `PGPASSWORD`, …) and password file apply too.
-    ///   - table: The table's name, letters, digits and `_`, optionally schema-qualified
-    ///     (`auth.bearer_sessions`).
+    ///     `postgresql://…`); libpq's environment variables (`PGHOST`, `PGPASSWORD`, …) and
+    ///     password file apply too. Unless the string or `PGSSLMODE` names an `sslmode`, a host
+    ///     reached over TCP must present a certificate that verifies for its name
+    ///     (`sslmode=verify-full`, with libpq's root certificates: `sslrootcert`); Unix sockets
+    ///     use none. TCP keepalives and a limit on unacknowledged data (`tcp_user_timeout`) of
+    ///     the lock timeout are set unless the string sets them.
+    ///   - table: The table's name, optionally schema-qualified: lower-case letters, digits and
+    ///     `_` (`auth.bearer_sessions`), or double-quoted (`"Auth"."Sessions"`); reserved words are
+    ///     fine. Every spelling of one table shares its locks.
     ///   - poolSize: How many connections the store opens at most (4 by default).
-    ///   - lockTimeout: How long a call waits for a session's lock or for a free connection
-    ///     (10 s by default); keep it longer than a token request takes.
+    ///   - lockTimeout: How long a call waits for a session's lock or for a free connection, in
+    ///     total (10 s by default). A token request under the lock is given up when the holder's
+    ///     lease, renewed every quarter of this, could not be renewed for this long.
     ///   - sealing: The app's encryption of stored sessions, or `nil` to store them unsealed.
     /// - Throws: ``PostgresSessionStoreError/Kind/invalidConfiguration`` for a malformed setting.
     public init(
@@ -63,7 +77,7 @@ public struct PostgresSessionStore: SessionStore {
         lockTimeout: Duration = .seconds(10),
         sealing: Sealing? = nil
     ) throws {
-        try Self.checkTableName(table)
+        let tableName = try TableName(table)
         guard (1...64).contains(poolSize) else {
             throw PostgresSessionStoreError.invalidConfiguration("The pool size must be between 1 and 64.")
         }
@@ -73,17 +87,28 @@ public struct PostgresSessionStore: SessionStore {
         self.lockTimeout = lockTimeout
         self.sealing = sealing
         self.pool = pool
+        self.tableName = tableName
+        self.statements = StoreStatements(table: tableName)
+        self.queue = KeyQueue()
+        self.owner = UUID().uuidString
         self.poolID = ObjectIdentifier(pool)
     }
 
     /// Reads the session saved under `key`.
     ///
-    /// - Throws: ``PostgresSessionStoreError``, or `BearerError` when the row cannot be decoded.
+    /// - Throws: ``PostgresSessionStoreError``, or `BearerError` when the row cannot be decoded;
+    ///   `CancellationError` when the task is cancelled while it waits.
     public func load(key: String) async throws -> AuthState? {
-        let table = self.table
-        let row = try await run(for: key) { connection in
-            try connection.execute("SELECT state, sealed FROM \(table) WHERE key = $1::text", [.text(key)]).first
+        let select = statements.load
+        let work: @Sendable (PostgresConnection) throws -> [Data?]? = { connection in
+            try connection.execute(select, [.text(key)]).first
         }
+        let row =
+            if let held = heldLock(of: key) {
+                try await runHolding(held, work)
+            } else {
+                try await run(stoppingOnCancellation: true, work)
+            }
         guard let row, row.count == 2, let bytes = row[0], let flag = row[1] else { return nil }
         let plaintext = try await opened(bytes, isSealed: flag.first == 1, key: key)
         return try AuthState(encoded: plaintext)
@@ -99,27 +124,23 @@ public struct PostgresSessionStore: SessionStore {
             try await saveHoldingLock(held, bytes: bytes, isSealed: isSealed)
             return
         }
-        let upsert = upsertStatement
-        try await run(for: key) { connection in
+        let upsert = statements.upsert
+        try await run { connection in
             try connection.execute(upsert, [.text(key), .bytes(bytes), .bool(isSealed)])
         }
-    }
-
-    /// Writes the row `$1` with state `$2` and sealed flag `$3`, inserting it if it is new.
-    var upsertStatement: String {
-        """
-        INSERT INTO \(table) (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
-        ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, sealed = EXCLUDED.sealed, updated_at = now()
-        """
     }
 
     /// Removes the session saved under `key`.
     ///
     /// - Throws: ``PostgresSessionStoreError``.
     public func remove(key: String) async throws {
-        let table = self.table
-        try await run(for: key) { connection in
-            try connection.execute("DELETE FROM \(table) WHERE key = $1::text", [.text(key)])
+        if let held = heldLock(of: key) {
+            try await removeHoldingLock(held)
+            return
+        }
+        let delete = statements.delete
+        try await run { connection in
+            try connection.execute(delete, [.text(key)])
         }
     }
 
@@ -127,9 +148,9 @@ public struct PostgresSessionStore: SessionStore {
     ///
     /// - Throws: ``PostgresSessionStoreError``.
     public func keys() async throws -> [String] {
-        let table = self.table
-        let rows = try await run(for: nil) { connection in
-            try connection.execute("SELECT key FROM \(table) ORDER BY key COLLATE \"C\"")
+        let select = statements.keys
+        let rows = try await run(stoppingOnCancellation: true) { connection in
+            try connection.execute(select)
         }
         return rows.compactMap { $0.first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } }
     }
@@ -139,20 +160,28 @@ public struct PostgresSessionStore: SessionStore {
     /// lock's connection; a body nested in another for the same key runs under the lock it holds.
     ///
     /// - Throws: What `body` throws; ``PostgresSessionStoreError/Kind/lockTimeout`` when another
-    ///   process held the lock for longer than ``lockTimeout`` (nothing ran);
-    ///   ``PostgresSessionStoreError/Kind/connectionLost`` when the lock's connection broke.
+    ///   task or process held the lock for longer than ``lockTimeout`` (nothing ran);
+    ///   `CancellationError` when the task was cancelled before the lock was taken (nothing ran).
     public func withExclusiveAccess<Result: Sendable>(
         to key: String,
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
         if heldLock(of: key) != nil { return try await body() }
         let held = try await acquire(key)
+        let renewal = Task { await renewLease(held) }
         let outcome: Swift.Result<Result, any Error>
         do {
-            outcome = .success(try await HeldLock.$current.withValue(HeldLock.current + [held]) { try await body() })
+            outcome = .success(
+                try await HeldLock.$current.withValue(HeldLock.current + [held]) {
+                    try await ExchangeDeadline.$current.withValue(held.isLeased ? held.exchangeDeadline : nil) {
+                        try await body()
+                    }
+                })
         } catch {
             outcome = .failure(error)
         }
+        renewal.cancel()
+        await renewal.value
         await release(held)
         return try outcome.get()
     }
@@ -163,19 +192,15 @@ public struct PostgresSessionStore: SessionStore {
         await pool.close()
     }
 
-    /// Runs `work` on the connection holding `key`'s lock when this task holds it, else on a
-    /// connection of the pool.
+    /// Runs `work` on a connection of the pool, reconnecting one that broke while idle.
     @discardableResult
     func run<Value: Sendable>(
-        for key: String?,
+        stoppingOnCancellation: Bool = false,
         _ work: @escaping @Sendable (PostgresConnection) throws -> Value
     ) async throws -> Value {
-        if let key, let held = heldLock(of: key) {
-            return try await held.connection.run(.holdingLock, work)
-        }
         let connection = try await pool.checkOut()
         do {
-            let value = try await connection.run(.reconnecting, work)
+            let value = try await connection.run(.reconnecting, stoppingOnCancellation: stoppingOnCancellation, work)
             pool.checkIn(connection)
             return value
         } catch {
@@ -187,16 +212,4 @@ public struct PostgresSessionStore: SessionStore {
     func heldLock(of key: String) -> HeldLock? {
         HeldLock.current.first { $0.pool == poolID && $0.key == key }
     }
-}
-
-/// A lock this task holds, the connection holding it, and the lease that marks the row as held.
-struct HeldLock: Sendable {
-    let pool: ObjectIdentifier
-    let key: String
-    let connection: PooledConnection
-    /// Who holds the lease (unique per acquisition).
-    let owner: String
-
-    /// The locks held by the current task (and inherited by its child tasks).
-    @TaskLocal static var current: [HeldLock] = []
 }

@@ -188,8 +188,13 @@ extension HTTPTransport {
         maximumBodySize: Int? = nil
     ) async throws -> TransportResponse {
         do {
-            if let maximumBodySize { return try await send(request, maximumBodySize: maximumBodySize) }
-            return try await send(request)
+            guard let maximumBodySize else { return try await send(request) }
+            guard let deadline = ExchangeDeadline.current else {
+                return try await send(request, maximumBodySize: maximumBodySize)
+            }
+            return try await deadline.bounding(host: request.url.host ?? "the server") {
+                try await send(request, maximumBodySize: maximumBodySize)
+            }
         } catch let error as BearerError {
             throw error
         } catch is CancellationError {

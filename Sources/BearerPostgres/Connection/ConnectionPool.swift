@@ -40,11 +40,13 @@ final class ConnectionPool: @unchecked Sendable {
         case closed
     }
 
-    /// Takes a free connection, opening a new place when the pool is not full, or waits.
+    /// Takes a free connection, opening a new place when the pool is not full, or waits in turn.
     ///
-    /// - Throws: ``PostgresSessionStoreError/Kind/poolTimeout`` after `waitTimeout`,
-    ///   ``PostgresSessionStoreError/Kind/closed`` after ``close()``.
-    func checkOut() async throws -> PooledConnection {
+    /// - Parameter deadline: When to stop waiting; `waitTimeout` from now when `nil`.
+    /// - Throws: ``PostgresSessionStoreError/Kind/poolTimeout`` at the deadline,
+    ///   ``PostgresSessionStoreError/Kind/closed`` after ``close()``, `CancellationError` when the
+    ///   calling task is cancelled while it waits (it then leaves the queue at once).
+    func checkOut(until deadline: ContinuousClock.Instant? = nil) async throws -> PooledConnection {
         let decision: Decision = lock.withLock {
             if state.isClosed { return .closed }
             if let connection = state.idle.popLast() { return .take(connection) }
@@ -68,22 +70,32 @@ final class ConnectionPool: @unchecked Sendable {
                 throw error
             }
         case .wait(let id):
-            let timeout = waitTimeout
-            return try await withCheckedThrowingContinuation { continuation in
-                // A connection may have come back since the decision: take it rather than wait.
-                let now: Result<PooledConnection, any Error>? = lock.withLock {
-                    if state.isClosed { return .failure(PostgresSessionStoreError.closed()) }
-                    if let connection = state.idle.popLast() { return .success(connection) }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return nil
+            let deadline = deadline ?? ContinuousClock.now + waitTimeout
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    // A connection may have come back since the decision: take it rather than wait.
+                    let now: Result<PooledConnection, any Error>? = lock.withLock {
+                        if state.isClosed { return .failure(PostgresSessionStoreError.closed()) }
+                        if let connection = state.idle.popLast() { return .success(connection) }
+                        // Checked under the lock that the cancellation handler takes too.
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        state.waiters.append(Waiter(id: id, continuation: continuation))
+                        return nil
+                    }
+                    if let now { return continuation.resume(with: now) }
+                    // Started once the waiter is in the queue, so that however short the timeout,
+                    // the expiry finds it.
+                    Task { [weak self] in
+                        try? await Task.sleep(until: deadline, clock: .continuous)
+                        self?.remove(
+                            id,
+                            failing: PostgresSessionStoreError.poolTimeout(
+                                "All \(self?.size ?? 0) connections of the session store stayed busy for longer than "
+                                    + "the lock timeout; try again, or give the store a larger pool."))
+                    }
                 }
-                if let now { return continuation.resume(with: now) }
-                // Started once the waiter is in the queue, so that however short the timeout, the
-                // expiry finds it.
-                Task { [weak self] in
-                    try? await Task.sleep(for: timeout)
-                    self?.expire(id)
-                }
+            } onCancel: {
+                remove(id, failing: CancellationError())
             }
         }
     }
@@ -105,15 +117,13 @@ final class ConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func expire(_ id: UInt64) {
+    /// Takes the waiter `id` out of the queue, if it is still there, and fails its wait with `error`.
+    private func remove(_ id: UInt64, failing error: any Error) {
         let waiter: Waiter? = lock.withLock {
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index)
         }
-        waiter?.continuation.resume(
-            throwing: PostgresSessionStoreError.poolTimeout(
-                "All \(size) connections of the session store stayed busy for longer than the lock timeout; "
-                    + "try again, or give the store a larger pool."))
+        waiter?.continuation.resume(throwing: error)
     }
 
     /// Closes the idle connections now and the others when they come back; later calls fail.

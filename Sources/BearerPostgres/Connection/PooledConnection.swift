@@ -24,14 +24,34 @@ final class PooledConnection: @unchecked Sendable {
 
     /// Runs `work` on this place's thread with its connection.
     ///
+    /// - Parameters:
+    ///   - use: How a missing or broken connection is treated.
+    ///   - stoppingOnCancellation: Whether the calling task's cancellation ends the work: before
+    ///     it starts, or by closing the connection while it waits for the server. Only for work
+    ///     whose effect does not matter when it is cut short (reads, taking a lock); never a save.
+    ///   - work: The blocking work.
     /// - Throws: What `work` throws, ``PostgresSessionStoreError/Kind/connectionFailed`` when no
-    ///   connection can be opened, ``PostgresSessionStoreError/Kind/connectionLost`` when it broke.
+    ///   connection can be opened, ``PostgresSessionStoreError/Kind/connectionLost`` when it broke,
+    ///   `CancellationError` when stopped.
     @discardableResult
     func run<Value: Sendable>(
         _ use: Use,
+        stoppingOnCancellation: Bool = false,
         _ work: @escaping @Sendable (PostgresConnection) throws -> Value
     ) async throws -> Value {
-        try await thread.run { try self.runHere(use, work) }
+        let flag = stoppingOnCancellation ? CancellationFlag() : nil
+        return try await withTaskCancellationHandler {
+            try await thread.run {
+                if flag?.isCancelled == true { throw CancellationError() }
+                return try self.runHere(use) { connection in
+                    connection.cancellation = flag
+                    defer { connection.cancellation = nil }
+                    return try work(connection)
+                }
+            }
+        } onCancel: {
+            flag?.cancel()
+        }
     }
 
     private func runHere<Value>(_ use: Use, _ work: (PostgresConnection) throws -> Value) throws -> Value {

@@ -24,11 +24,17 @@ final class PostgresConnection {
         case bool(Bool)
     }
 
-    private let handle: OpaquePointer
-    private let settings: ConnectionSettings
+    let handle: OpaquePointer
+    let settings: ConnectionSettings
+    /// When the statement under way must have been answered: ``ConnectionSettings/statementTimeout``
+    /// after it was sent.
+    var deadline: ContinuousClock.Instant?
+    /// Set when the task that submitted the job under way was cancelled, for work that may stop
+    /// half-way; `nil` for work that must run to its end (a save).
+    var cancellation: CancellationFlag?
     /// Set when the server said it is ending the session (shutdown, crash, restart), before libpq
     /// noticed the socket close.
-    private var isEnding = false
+    var isEnding = false
 
     /// Opens a connection and sets its `lock_timeout`.
     ///
@@ -36,8 +42,8 @@ final class PostgresConnection {
     init(settings: ConnectionSettings) throws {
         // The app's string comes last, so its settings win over these defaults (libpq reads the
         // keywords in order and `dbname` expands to the whole string).
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = ["5", "bearer-session-store", settings.connectionString]
+        let keywords = settings.defaults.map(\.keyword) + ["dbname"]
+        let values = settings.defaults.map(\.value) + [settings.connectionString]
         let handle = Self.withCStrings(keywords) { keywordPointers in
             Self.withCStrings(values) { valuePointers in
                 PQconnectdbParams(keywordPointers, valuePointers, 1)
@@ -61,12 +67,16 @@ final class PostgresConnection {
         // libpq prints the server's notices (`relation … already exists, skipping`) on standard
         // error unless told otherwise; a library keeps the app's output its own.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        do {
-            try execute("SET lock_timeout = \(settings.lockTimeoutMilliseconds)")
-        } catch {
-            PQfinish(handle)
-            throw error
+        // A failure from here on leaves `deinit` to close the handle (a class whose initializer
+        // throws once every property is set is deinitialized).
+        guard PQsetnonblocking(handle, 1) == 0 else {
+            throw PostgresSessionStoreError.connectionFailed(
+                "libpq could not make the connection non-blocking.", isTransient: true)
         }
+        // Nothing the store sends waits on the server for longer than the lock timeout, nor runs
+        // for longer than the statement timeout.
+        try execute("SET lock_timeout = \(settings.lockTimeoutMilliseconds)")
+        try execute("SET statement_timeout = \(settings.statementTimeoutMilliseconds)")
     }
 
     deinit {
@@ -109,7 +119,11 @@ final class PostgresConnection {
         let values: [UnsafePointer<CChar>?] = buffers.map { UnsafePointer($0) }
         let lengths = encoded.map { Int32($0.count) }
         let formats = [Int32](repeating: 1, count: encoded.count)
-        let result = PQexecParams(handle, sql, Int32(encoded.count), nil, values, lengths, formats, 1)
+        deadline = ContinuousClock.now + .milliseconds(settings.statementTimeoutMilliseconds)
+        guard PQsendQueryParams(handle, sql, Int32(encoded.count), nil, values, lengths, formats, 1) == 1 else {
+            throw failure(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
+        }
+        let result = try awaitResult()
         defer { PQclear(result) }
         guard let result else {
             throw failure(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
@@ -140,7 +154,7 @@ final class PostgresConnection {
     }
 
     /// The typed error for a failed statement.
-    private func failure(sqlState: String?, message: String) -> PostgresSessionStoreError {
+    func failure(sqlState: String?, message: String) -> PostgresSessionStoreError {
         let text = settings.redacting(message)
         // An error libpq raised itself (no SQLSTATE: the socket closed), a connection exception
         // (08), or the server's own shutdown, crash and restart (57P01–57P03) end the session.
@@ -183,7 +197,7 @@ final class PostgresConnection {
         let lowered = message.lowercased()
         return [
             "authentication failed", "does not exist", "no pg_hba.conf entry", "invalid", "certificate",
-            "not supported", "permission denied",
+            "not supported", "permission denied", "ssl", "tls",
         ].contains { lowered.contains($0) }
     }
 

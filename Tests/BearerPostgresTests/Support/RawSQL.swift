@@ -29,6 +29,18 @@ final class RawSQL: @unchecked Sendable {
         }
     }
 
+    /// Ends the server connection holding the store's lock of `key` in `table`, as a restart or
+    /// a network failure would; returns how many connections were ended.
+    func terminateLockHolder(table: String, key: String) throws -> Int {
+        let rows = try query(
+            """
+            SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+            AND ((classid::bigint << 32) | objid::bigint)
+                = hashtextextended(('\(table)'::regclass)::oid::text || '/' || '\(key)', 0)
+            """)
+        return rows.count
+    }
+
     /// The server process of this connection.
     var backendPID: Int32 { PQbackendPID(handle) }
 }

@@ -8,14 +8,17 @@ extension PostgresSessionStore {
     /// The SQL that creates the sessions table, for teams that run their own migrations;
     /// ``prepareSchema()`` runs the same statements. The table's comment carries the schema version.
     ///
-    /// - Parameter table: The table's name.
-    /// - Returns: The statements, separated by semicolons.
-    public static func schemaSQL(table: String = "bearer_sessions") -> String {
-        schemaStatements(table: table).map { $0 + ";" }.joined(separator: "\n")
+    /// - Parameter table: The table's name, spelled as for ``init(connectionString:table:poolSize:lockTimeout:sealing:)``.
+    /// - Returns: The statements, separated by semicolons, with the table's name quoted.
+    /// - Throws: ``PostgresSessionStoreError/Kind/invalidConfiguration`` for a name the store
+    ///   would refuse.
+    public static func schemaSQL(table: String = "bearer_sessions") throws -> String {
+        schemaStatements(table: try TableName(table)).map { $0 + ";" }.joined(separator: "\n")
     }
 
-    private static func schemaStatements(table: String) -> [String] {
-        [
+    private static func schemaStatements(table: TableName) -> [String] {
+        let table = table.sql
+        return [
             """
             CREATE TABLE IF NOT EXISTS \(table) (
                 key text PRIMARY KEY,
@@ -42,15 +45,20 @@ extension PostgresSessionStore {
     ///   made by a newer release or is not a Bearer sessions table (it is left as it is), or
     ///   another ``PostgresSessionStoreError``.
     public func prepareSchema() async throws {
-        let table = self.table
-        let statements = Self.schemaStatements(table: table)
+        let (table, spelling) = (tableName.sql, self.table)
+        let (schema, name) = (tableName.parts.dropLast().first, tableName.parts.last ?? "")
+        let statements = Self.schemaStatements(table: tableName)
         let prefix = Self.schemaComment(version: 0).dropLast()
-        try await run(for: nil) { connection in
+        try await run { connection in
             try connection.execute("BEGIN")
             do {
-                // Two instances creating the table at once would otherwise race in the catalog.
+                // Two instances creating the table at once would otherwise race in the catalog;
+                // the lock names the schema the table is (or will be) in, whatever the spelling.
                 try connection.execute(
-                    "SELECT pg_advisory_xact_lock(hashtext('bearer schema'), hashtext($1::text))", [.text(table)])
+                    """
+                    SELECT pg_advisory_xact_lock(
+                        hashtextextended('bearer schema/' || coalesce(nullif($1::text, ''), current_schema()) || '.' || $2::text, 0))
+                    """, [.text(schema ?? ""), .text(name)])
                 let existing = try connection.execute(
                     "SELECT obj_description(to_regclass($1::text), 'pg_class'), to_regclass($1::text) IS NOT NULL",
                     [.text(table)]
@@ -60,12 +68,12 @@ extension PostgresSessionStore {
                     let comment = existing?.first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
                     guard comment.hasPrefix(prefix), let version = Int(comment.dropFirst(prefix.count)) else {
                         throw PostgresSessionStoreError.unsupportedSchema(
-                            "The table \(table) exists but is not a Bearer sessions table (its comment does not "
+                            "The table \(spelling) exists but is not a Bearer sessions table (its comment does not "
                                 + "name a schema version); choose another table name.")
                     }
                     guard version <= Self.schemaVersion else {
                         throw PostgresSessionStoreError.unsupportedSchema(
-                            "The table \(table) has schema version \(version); this release reads version "
+                            "The table \(spelling) has schema version \(version); this release reads version "
                                 + "\(Self.schemaVersion). Update Bearer.")
                     }
                 }
@@ -75,25 +83,6 @@ extension PostgresSessionStore {
                 if connection.isHealthy { _ = try? connection.execute("ROLLBACK") }
                 throw error
             }
-        }
-    }
-
-    static func checkTableName(_ table: String) throws {
-        let parts = table.split(separator: ".", omittingEmptySubsequences: false)
-        let valid =
-            (1...2).contains(parts.count)
-            && parts.allSatisfy { part in
-                guard let first = part.unicodeScalars.first, part.utf8.count <= 63 else { return false }
-                let isStart = (first >= "a" && first <= "z") || first == "_"
-                return isStart
-                    && part.unicodeScalars.allSatisfy {
-                        ($0 >= "a" && $0 <= "z") || ($0 >= "0" && $0 <= "9") || $0 == "_"
-                    }
-            }
-        guard valid else {
-            throw PostgresSessionStoreError.invalidConfiguration(
-                "The table name must be lower-case letters, digits and _, not starting with a digit, "
-                    + "at most 63 characters, optionally after a schema name and a dot.")
         }
     }
 }

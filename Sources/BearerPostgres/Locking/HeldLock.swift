@@ -1,0 +1,59 @@
+import BearerCore
+
+/// A key's lock as its holder sees it: the pool place whose connection took it, whether the row's
+/// lease is this holder's, and what became of the connection.
+///
+/// The holder's loads and saves run on its own place, never on another connection of the pool:
+/// a pool its holders fill could not give one back to save what they hold. When the lock's
+/// connection breaks, the same place reconnects, and what was done under the lock is then done
+/// under the lease only.
+///
+/// (`@unchecked`: `state` is touched only while holding `lock`.)
+final class HeldLock: @unchecked Sendable {
+    /// The store's pool, which tells one store's locks from another's in ``current``.
+    let pool: ObjectIdentifier
+    /// The session's key.
+    let key: String
+    /// The pool place whose connection took the lock.
+    let place: PooledConnection
+    /// Whether the row's lease was taken (a row that did not exist yet has none).
+    let isLeased: Bool
+    /// When OAuth exchanges under this lock must have been answered: the lease's end as far as
+    /// the holder knows, moved each time the lease is renewed.
+    let exchangeDeadline: ExchangeDeadline
+
+    private struct State {
+        var lockLost = false
+        var saveFailed = false
+    }
+
+    private let lock = Lock()
+    private var state = State()
+
+    init(
+        pool: ObjectIdentifier, key: String, place: PooledConnection, isLeased: Bool,
+        leaseEnd: ContinuousClock.Instant
+    ) {
+        self.pool = pool
+        self.key = key
+        self.place = place
+        self.isLeased = isLeased
+        self.exchangeDeadline = ExchangeDeadline(leaseEnd)
+    }
+
+    /// Whether the lock's connection broke, so only the lease holds.
+    var lockLost: Bool { lock.withLock { state.lockLost } }
+
+    /// Whether a save under this lock failed: its tokens exist only in memory, and the lease is
+    /// kept when the lock is given back.
+    var saveFailed: Bool { lock.withLock { state.saveFailed } }
+
+    func markLockLost() { lock.withLock { state.lockLost = true } }
+
+    func markSaveFailed() { lock.withLock { state.saveFailed = true } }
+
+    func markSaved() { lock.withLock { state.saveFailed = false } }
+
+    /// The locks held by the current task (and inherited by its child tasks).
+    @TaskLocal static var current: [HeldLock] = []
+}

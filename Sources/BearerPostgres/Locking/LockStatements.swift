@@ -1,0 +1,75 @@
+/// The SQL of a key's lock and lease, written once per store for its table.
+///
+/// The advisory lock's key is one 64-bit hash of the table's identity (its `oid`, whatever the
+/// spelling or `search_path` that named it) and the session's key, so two spellings of one table
+/// share their locks, and two keys of a million collide with a chance of about 1 in 10^7.
+///
+/// The lease (`lease_owner`, `lease_taken_at`, `lease_until`) is what keeps other instances out
+/// when the lock's connection broke while its holder lives on (see
+/// `PostgresSessionStore+Lease.swift`). A lease is live until `lease_until`; and when the server
+/// started after the lease was last renewed, for as long again from that start. Crash recovery
+/// (a backend killed, every connection reset) counts as a start: it resets the server's fixed
+/// statistics, whose reset time is then the recovery's.
+struct LockStatements: Sendable {
+    /// Tries the lock (`$1` the table, `$2` the key) and, holding it, takes the row's lease for
+    /// owner `$3` for the interval `$4` unless another owner's lease is live, in one statement.
+    /// Answers three booleans: locked, lease taken, row exists.
+    let attempt: String
+    /// Gives back the lock of table `$1`'s key `$2`.
+    let unlock: String
+    /// Renews owner `$2`'s lease of row `$1` for the interval `$3`; answers a row when it did.
+    let renew: String
+    /// Clears owner `$2`'s lease of row `$1`.
+    let clear: String
+    /// Saves state `$2`, sealed `$3`, into row `$1` while owner `$4`'s lease of it is live;
+    /// answers a row when it did.
+    let saveUnderLease: String
+    /// Inserts row `$1` with state `$2`, sealed `$3`, unless it exists; answers a row when it did.
+    let insertUnlessPresent: String
+    /// Removes row `$1` while owner `$2`'s lease of it is live.
+    let removeUnderLease: String
+
+    init(table: TableName) {
+        let name = table.sql
+        let lockKey = "hashtextextended(($1::text::regclass)::oid::text || '/' || $2::text, 0)"
+        let live = Self.leaseIsLive
+        attempt = """
+            WITH attempt AS MATERIALIZED (SELECT pg_try_advisory_lock(\(lockKey)) AS locked),
+            taken AS (
+                UPDATE \(name) SET lease_owner = $3::text, lease_taken_at = clock_timestamp(),
+                    lease_until = clock_timestamp() + $4::text::interval
+                WHERE key = $2::text AND (SELECT locked FROM attempt)
+                    AND (lease_owner IS NULL OR lease_owner = $3::text OR NOT \(live))
+                RETURNING 1)
+            SELECT (SELECT locked FROM attempt), EXISTS (SELECT 1 FROM taken),
+                EXISTS (SELECT 1 FROM \(name) WHERE key = $2::text)
+            """
+        unlock = "SELECT pg_advisory_unlock(\(lockKey))"
+        renew = """
+            UPDATE \(name) SET lease_taken_at = clock_timestamp(), lease_until = clock_timestamp() + $3::text::interval
+            WHERE key = $1::text AND lease_owner = $2::text RETURNING 1
+            """
+        clear = """
+            UPDATE \(name) SET lease_owner = NULL, lease_taken_at = NULL, lease_until = NULL
+            WHERE key = $1::text AND lease_owner = $2::text
+            """
+        saveUnderLease = """
+            UPDATE \(name) SET state = $2::bytea, sealed = $3::boolean, updated_at = now()
+            WHERE key = $1::text AND lease_owner = $4::text AND \(live) RETURNING 1
+            """
+        insertUnlessPresent = """
+            INSERT INTO \(name) (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
+            ON CONFLICT (key) DO NOTHING RETURNING 1
+            """
+        removeUnderLease = "DELETE FROM \(name) WHERE key = $1::text AND lease_owner = $2::text AND \(live)"
+    }
+
+    /// When the server last started, crash recovery included.
+    static let serverStart = "GREATEST(pg_postmaster_start_time(), pg_stat_get_bgwriter_stat_reset_time())"
+
+    /// The SQL condition under which a row's lease still holds.
+    static let leaseIsLive = """
+        (lease_until > clock_timestamp() OR (lease_taken_at < \(serverStart) \
+        AND \(serverStart) + (lease_until - lease_taken_at) > clock_timestamp()))
+        """
+}

@@ -1,0 +1,83 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Saves and removals by the holder of a key's lock, which must land even when the lock's
+/// connection broke: they go through the holder's own pool place, reconnected, under its lease.
+extension PostgresSessionStore {
+    /// Saves under the lock on its connection; when that connection broke, saves on the holder's
+    /// reconnected place while the row still carries its live lease, trying for up to twice the
+    /// lock timeout while the server cannot be reached.
+    ///
+    /// - Throws: ``PostgresSessionStoreError``; the holder then keeps its lease when it gives the
+    ///   lock back, so no other instance spends the refresh token the unsaved session replaced.
+    func saveHoldingLock(_ held: HeldLock, bytes: Data, isSealed: Bool) async throws {
+        let (statements, key, owner) = (self.statements, held.key, self.owner)
+        if !held.lockLost {
+            do {
+                try await held.place.run(.holdingLock) { connection in
+                    try connection.execute(statements.upsert, [.text(key), .bytes(bytes), .bool(isSealed)])
+                }
+                held.markSaved()
+                return
+            } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
+                held.markLockLost()
+            } catch {
+                held.markSaveFailed()
+                throw error
+            }
+        }
+        var reason = "the server could not be reached"
+        let giveUp = ContinuousClock.now + lockTimeout * 2
+        while ContinuousClock.now < giveUp {
+            do {
+                let saved = try await held.place.run(.reconnecting) { connection in
+                    let parameters: [PostgresConnection.Parameter] = [.text(key), .bytes(bytes), .bool(isSealed)]
+                    let rows =
+                        held.isLeased
+                        ? try connection.execute(statements.lock.saveUnderLease, parameters + [.text(owner)])
+                        : try connection.execute(statements.lock.insertUnlessPresent, parameters)
+                    return !rows.isEmpty
+                }
+                if saved {
+                    held.markSaved()
+                    return
+                }
+                reason = "its lease had run out and another instance had taken it"
+                break
+            } catch let error as PostgresSessionStoreError where error.isTransient {
+                reason = error.reason
+                try? await Task.sleep(for: .milliseconds(100))
+            } catch {
+                reason = "\(error)"
+                break
+            }
+        }
+        held.markSaveFailed()
+        throw PostgresSessionStoreError.connectionLost(
+            "The connection holding the session's lock broke and the session could not be saved again "
+                + "(\(reason)); the new tokens are kept in memory, unsaved, and the session's lease is kept "
+                + "until it runs out.")
+    }
+
+    /// Removes the row under the lock on its connection; when that connection broke, on the
+    /// holder's reconnected place while the row carries its live lease.
+    func removeHoldingLock(_ held: HeldLock) async throws {
+        let (statements, key, owner) = (self.statements, held.key, self.owner)
+        if !held.lockLost {
+            do {
+                try await held.place.run(.holdingLock) { connection in
+                    try connection.execute(statements.delete, [.text(key)])
+                }
+                return
+            } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
+                held.markLockLost()
+            }
+        }
+        try await held.place.run(.reconnecting) { connection in
+            try connection.execute(statements.lock.removeUnderLease, [.text(key), .text(owner)])
+        }
+    }
+}
