@@ -67,7 +67,9 @@ final class PooledConnection: @unchecked Sendable {
             if let connection, connection.isHealthy {
                 do {
                     return try attempt(work, on: connection)
-                } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
+                } catch let error as PostgresSessionStoreError
+                    where error.kind == .connectionLost && !connection.didTimeOut
+                {
                     // The connection broke while idle; a fresh one gets the same work once.
                 }
             }

@@ -9,7 +9,6 @@ import CLibPQ
     import Darwin
 #endif
 
-
 /// Waiting for the server's answer without ever blocking in libpq: the statement is sent on a
 /// non-blocking connection, and the socket is polled in slices of at most 100 ms, so that a
 /// server or network that stops answering ends the wait at the connection's deadline, and a
@@ -63,6 +62,7 @@ extension PostgresConnection {
                 let left = ContinuousClock.now.duration(to: deadline)
                 guard left > .zero else {
                     isEnding = true
+                    didTimeOut = true
                     throw PostgresSessionStoreError.connectionLost(
                         "PostgreSQL did not answer within \(settings.statementTimeoutMilliseconds) ms; "
                             + "the connection was closed. Try again.")

@@ -35,6 +35,9 @@ final class PostgresConnection {
     /// Set when the server said it is ending the session (shutdown, crash, restart), before libpq
     /// noticed the socket close.
     var isEnding = false
+    /// Set when a statement's answer did not come by its deadline: the server or the network
+    /// stopped answering, and trying again at once would only wait again.
+    var didTimeOut = false
 
     /// Opens a connection and sets its `lock_timeout`.
     ///
