@@ -1,10 +1,11 @@
 public import Foundation
 
 // The entry points of BearerCore take the transport that sends their requests; these are the same
-// calls with a new ``URLSessionTransport`` for it, which is what almost every app wants.
+// calls with the process's one shared ``URLSessionTransport``, which is what almost every app wants:
+// one connection pool, not a new `URLSession` (and new connections) per call.
 
 extension AuthSession {
-    /// Signs in with one call, sending requests with a new ``URLSessionTransport``: see
+    /// Signs in with one call, sending requests with the process's one shared ``URLSessionTransport``: see
     /// ``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:transport:clock:configuration:)``.
     ///
     /// - Parameters:
@@ -36,10 +37,10 @@ extension AuthSession {
         try await signIn(
             to: server, as: client, scopes: scopes, using: agent, store: store, key: key,
             additionalParameters: additionalParameters, tokenParameters: tokenParameters,
-            transport: URLSessionTransport(), clock: clock, configuration: configuration)
+            transport: URLSessionTransport.shared, clock: clock, configuration: configuration)
     }
 
-    /// Signs in with the device authorization grant (RFC 8628), sending requests with a new
+    /// Signs in with the device authorization grant (RFC 8628), sending requests with the process's one shared
     /// ``URLSessionTransport``: see
     /// ``signInWithDeviceCode(to:as:scopes:store:key:transport:clock:configuration:progress:)``.
     ///
@@ -65,11 +66,11 @@ extension AuthSession {
         progress: @escaping @Sendable (DeviceSignInProgress) async -> Void
     ) async throws -> AuthSession {
         try await signInWithDeviceCode(
-            to: server, as: client, scopes: scopes, store: store, key: key, transport: URLSessionTransport(),
+            to: server, as: client, scopes: scopes, store: store, key: key, transport: URLSessionTransport.shared,
             clock: clock, configuration: configuration, progress: progress)
     }
 
-    /// Restores the session saved under `key`, sending requests with a new
+    /// Restores the session saved under `key`, sending requests with the process's one shared
     /// ``URLSessionTransport``: see ``restore(key:from:transport:clock:configuration:)``.
     ///
     /// - Parameters:
@@ -86,10 +87,10 @@ extension AuthSession {
         configuration: Configuration? = nil
     ) async throws -> AuthSession? {
         try await restore(
-            key: key, from: store, transport: URLSessionTransport(), clock: clock, configuration: configuration)
+            key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration)
     }
 
-    /// Saves a session that did not come from a sign-in, sending requests with a new
+    /// Saves a session that did not come from a sign-in, sending requests with the process's one shared
     /// ``URLSessionTransport``: for the package's benchmarks and tests. An app gets a session by
     /// signing in or restoring one (a migrated one: `SessionMigrator` writes it to the store).
     ///
@@ -109,12 +110,13 @@ extension AuthSession {
         configuration: Configuration? = nil
     ) async throws -> AuthSession {
         try await save(
-            state, to: store, key: key, transport: URLSessionTransport(), clock: clock, configuration: configuration)
+            state, to: store, key: key, transport: URLSessionTransport.shared, clock: clock,
+            configuration: configuration)
     }
 }
 
 extension AuthorizationServer {
-    /// Fetches a server's metadata with a new ``URLSessionTransport``: see
+    /// Fetches a server's metadata with the process's one shared ``URLSessionTransport``: see
     /// ``discover(issuer:allowingInsecureLoopback:using:)``.
     ///
     /// - Parameters:
@@ -125,6 +127,6 @@ extension AuthorizationServer {
     public static func discover(issuer: URL, allowingInsecureLoopback: Bool = false) async throws -> AuthorizationServer
     {
         try await discover(
-            issuer: issuer, allowingInsecureLoopback: allowingInsecureLoopback, using: URLSessionTransport())
+            issuer: issuer, allowingInsecureLoopback: allowingInsecureLoopback, using: URLSessionTransport.shared)
     }
 }

@@ -28,7 +28,9 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// last byte of the answer.
     public let exchangeDeadline: Duration
 
-    /// The transport of ``Authorizer/data(for:)``'s default implementation, created on first use.
+    /// The process's one transport, created on first use: for ``Authorizer/data(for:)``'s default
+    /// implementation and every call of `AuthSession` that takes no transport, so that they share
+    /// connections.
     static let shared = URLSessionTransport()
 
     /// Creates a transport; its own `URLSession` is created on the first request.

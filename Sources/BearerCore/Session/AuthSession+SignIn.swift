@@ -129,7 +129,7 @@ extension AuthSession {
 
     /// Saves a new sign-in; when it cannot be saved, revokes its grant (best effort) before
     /// reporting the store's error, so no token the app cannot keep stays valid at the server.
-    private static func saveOrRevoke(
+    static func saveOrRevoke(
         _ state: AuthState,
         to store: any SessionStore,
         key: String,

@@ -8,8 +8,9 @@
 ///
 /// Sessions are kept in their serialized form, so what comes back is exactly what a persistent
 /// store would return.
-public actor InMemorySessionStore: SessionStore {
+public actor InMemorySessionStore: SessionStore, PendingSignInStore {
     private var items: [String: Data] = [:]
+    private var pendingSignIns: [String: Data] = [:]
     private let locks = AsyncKeyedLock()
 
     /// Creates an empty store.
@@ -34,6 +35,17 @@ public actor InMemorySessionStore: SessionStore {
     /// The keys of the saved sessions, sorted.
     public func keys() async throws -> [String] {
         items.keys.sorted()
+    }
+
+    /// Keeps `pending` under its `state` (see ``PendingSignInStore``).
+    public func savePendingSignIn(_ pending: PendingSignIn) async throws {
+        pendingSignIns[pending.state] = try pending.encoded()
+    }
+
+    /// Removes and returns the pending sign-in kept under `state`.
+    public func takePendingSignIn(state: String) async throws -> PendingSignIn? {
+        guard let bytes = pendingSignIns.removeValue(forKey: state) else { return nil }
+        return try PendingSignIn(encoded: bytes)
     }
 
     /// Runs `body` while holding the lock of `key` (within this process).

@@ -5,8 +5,10 @@
 #endif
 
 extension PostgresSessionStore {
-    /// The SQL that creates the sessions table, for teams that run their own migrations;
-    /// ``prepareSchema()`` runs the same statements. The table's comment carries the schema version.
+    /// The SQL that creates the sessions table, and beside it the table of pending web sign-ins
+    /// (see ``PendingSignInStore``; its name is the sessions table's followed by `_pending`, when
+    /// that fits in 63 bytes), for teams that run their own migrations; ``prepareSchema()`` runs
+    /// the same statements. The sessions table's comment carries the schema version.
     ///
     /// - Parameter table: The table's name, spelled as for ``init(connectionString:table:poolSize:lockTimeout:sealing:)``.
     /// - Returns: The statements, separated by semicolons, with the table's name quoted.
@@ -16,8 +18,21 @@ extension PostgresSessionStore {
         schemaStatements(table: try TableName(table)).map { $0 + ";" }.joined(separator: "\n")
     }
 
-    private static func schemaStatements(table: TableName) -> [String] {
-        let table = table.sql
+    private static func schemaStatements(table name: TableName) -> [String] {
+        let table = name.sql
+        let pending = name.suffixed(pendingTableSuffix).map { pending in
+            [
+                """
+                CREATE TABLE IF NOT EXISTS \(pending.sql) (
+                    state text PRIMARY KEY,
+                    pending bytea NOT NULL,
+                    sealed boolean NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                "COMMENT ON TABLE \(pending.sql) IS 'Bearer pending sign-ins of \(table.replacing("'", with: "''"))'",
+            ]
+        }
         return [
             """
             CREATE TABLE IF NOT EXISTS \(table) (
@@ -31,8 +46,11 @@ extension PostgresSessionStore {
             )
             """,
             "COMMENT ON TABLE \(table) IS '\(schemaComment(version: schemaVersion))'",
-        ]
+        ] + (pending ?? [])
     }
+
+    /// What the pending sign-ins table's name adds to the sessions table's.
+    static let pendingTableSuffix = "_pending"
 
     private static func schemaComment(version: Int) -> String {
         "Bearer sessions, schema version \(version)"

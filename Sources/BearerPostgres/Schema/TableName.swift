@@ -37,6 +37,17 @@ struct TableName: Sendable, Hashable {
         self.parts = parts
     }
 
+    /// The table in the same schema whose name is this one's followed by `suffix`, or `nil` when
+    /// that name would be longer than PostgreSQL's 63 bytes.
+    func suffixed(_ suffix: String) -> TableName? {
+        guard let last = parts.last, last.utf8.count + suffix.utf8.count <= 63 else { return nil }
+        return TableName(parts: parts.dropLast() + [last + suffix])
+    }
+
+    private init(parts: [String]) {
+        self.parts = parts
+    }
+
     /// The name as SQL text: each part double-quoted.
     var sql: String {
         parts.map { "\"\($0)\"" }.joined(separator: ".")

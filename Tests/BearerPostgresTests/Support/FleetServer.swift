@@ -56,28 +56,39 @@ struct FleetServer: Sendable {
         try #require(URL(string: baseURL.absoluteString + path))
     }
 
+    /// The fleet tests' client: trusted by the server, so its users see no consent page.
+    static let client = Client(id: "bearer-trusted", redirectURI: URL(string: "com.example.bearer:/oauth2callback"))
+
+    /// The server's metadata.
+    func discover(using transport: URLSessionTransport) async throws -> AuthorizationServer {
+        try await AuthorizationServer.discover(issuer: try url("/o"), allowingInsecureLoopback: true, using: transport)
+    }
+
     /// Signs `user` in through the headless browser with the trusted client (no consent page).
     func signIn(user: String, transport: URLSessionTransport) async throws -> AuthState {
-        let server = try await AuthorizationServer.discover(
-            issuer: try url("/o"), allowingInsecureLoopback: true, using: transport)
-        let client = Client(
-            id: "bearer-trusted", redirectURI: URL(string: "com.example.bearer:/oauth2callback"))
         let request = try AuthorizationRequest(
-            server: server, client: client, scopes: ["openid", "email", "drive.readonly"])
+            server: try await discover(using: transport), client: Self.client,
+            scopes: ["openid", "email", "drive.readonly"])
+        let redirect = try await authorize(request.url, as: user)
+        return try await AuthState.exchange(
+            try AuthorizationResponse(redirect: redirect, for: request), for: request, using: transport)
+    }
+
+    /// Opens `url` in the headless browser as `user`, and returns where the server redirects.
+    func authorize(_ url: URL, as user: String) async throws -> URL {
         let browser = try Spawned(
             Self.python,
             [
                 Self.root.appendingPathComponent("scripts/headless-browser").path, "--quiet", "--user", user,
                 "--password", "fleet-test-password", "--server", baseURL.absoluteString, "--print-redirect",
-                request.url.absoluteString,
+                url.absoluteString,
             ])
         let (status, output) = await browser.wait()
         let line = output.split(separator: "\n").last.map(String.init) ?? ""
         guard status == 0, let redirect = URL(string: line.trimmingCharacters(in: .whitespaces)) else {
             throw PostgresTestServer.Failure(description: "headless-browser failed for \(user)")
         }
-        return try await AuthState.exchange(
-            try AuthorizationResponse(redirect: redirect, for: request), for: request, using: transport)
+        return redirect
     }
 
     /// One grant as the server's database has it: its refresh tokens in order of creation.
