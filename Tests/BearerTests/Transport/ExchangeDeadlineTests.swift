@@ -1,0 +1,68 @@
+@testable import BearerCore
+import Bearer
+import BearerTestSupport
+import Foundation
+import Testing
+
+/// A store whose lock can outlive its connection only for a while bounds the token requests made
+/// under it: past the deadline the request is given up, and while the store moves the deadline
+/// on, the request runs to its answer.
+@Suite("ExchangeDeadline: token requests under a lease")
+struct ExchangeDeadlineTests {
+    private static func staleSession(replyingAfter delay: Duration) async throws -> (AuthSession, RecordingTransport) {
+        let clock = TestClock(Fixtures.epoch)
+        let store = InMemorySessionStore()
+        try await store.save(
+            AuthState(
+                server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-old"),
+                accessTokenExpiresAt: Fixtures.epoch.addingTimeInterval(-60), refreshToken: RefreshToken("rt-old"),
+                grantedScopes: ["email"]),
+            key: "k")
+        let transport = RecordingTransport(
+            replies: [
+                .json(200, #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-new"}"#)
+            ],
+            responseDelay: delay)
+        let session = try #require(
+            try await AuthSession.restore(key: "k", from: store, transport: transport, clock: clock.wallClock))
+        return (session, transport)
+    }
+
+    @Test("A refresh still unanswered at the deadline is given up as a network error; the session keeps its grant")
+    func givenUpAtDeadline() async throws {
+        let (session, transport) = try await Self.staleSession(replyingAfter: .seconds(30))
+        let deadline = ExchangeDeadline(.now + .milliseconds(200))
+        let error = await #expect(throws: BearerError.self) {
+            try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
+        }
+        #expect(error?.kind == .network)
+        #expect("\(String(describing: error))".contains("claim"), "\(String(describing: error))")
+        #expect(await transport.requests.count == 1)
+        #expect(await session.state.refreshToken == RefreshToken("rt-old"), "the grant is kept")
+    }
+
+    @Test("A deadline moved on while the request runs lets it finish")
+    func extendedDeadlineLetsItFinish() async throws {
+        let (session, _) = try await Self.staleSession(replyingAfter: .milliseconds(600))
+        let deadline = ExchangeDeadline(.now + .milliseconds(200))
+        let renewal = Task {
+            while !Task.isCancelled {
+                deadline.extend(to: .now + .milliseconds(200))
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        let token = try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
+        renewal.cancel()
+        #expect(token == AccessToken("at-new"))
+    }
+
+    @Test("A deadline only ever moves later")
+    func onlyLater() {
+        let start = ContinuousClock.now
+        let deadline = ExchangeDeadline(start + .seconds(10))
+        deadline.extend(to: start + .seconds(1))
+        #expect(deadline.instant == start + .seconds(10))
+        deadline.extend(to: start + .seconds(20))
+        #expect(deadline.instant == start + .seconds(20))
+    }
+}
