@@ -173,7 +173,7 @@ public struct PostgresSessionStore: SessionStore {
         do {
             outcome = .success(
                 try await HeldLock.$current.withValue(HeldLock.current + [held]) {
-                    try await ExchangeDeadline.$current.withValue(held.isLeased ? held.exchangeDeadline : nil) {
+                    try await ExchangeDeadline.$current.withValue(held.exchangeDeadline) {
                         try await body()
                     }
                 })

@@ -24,7 +24,7 @@ struct PendingSignInEndToEndTests {
             let transport = URLSessionTransport()
             let pending = try AuthSession.beginSignIn(
                 to: try await server.discover(using: transport), as: FleetServer.client,
-                scopes: ["openid", "email", "drive.readonly"])
+                scopes: ["openid", "email", "drive.readonly"], key: "user-00")
             try await first.savePendingSignIn(pending)
 
             let callback = try await server.authorize(pending.authorizationURL, as: "fleet-00")

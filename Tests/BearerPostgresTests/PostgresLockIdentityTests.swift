@@ -153,4 +153,57 @@ struct PostgresLockIdentityTests {
         await store.close()
         await peer.close()
     }
+
+    @Test("A try that fails after it took the lock leaves no lock behind on a pooled connection")
+    func failedTryLeavesNoLock() async throws {
+        let table = StoreFixtures.uniqueTable()
+        let store = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(2))
+        try await store.save(StoreFixtures.state(), key: "k")
+        // The lease's update fails inside the statement that has just taken the advisory lock.
+        let raw = try RawSQL(try PostgresTestServer.running.connectionString)
+        try raw.query(
+            """
+            CREATE FUNCTION \(table)_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'refused by the test'; END $$;
+            CREATE TRIGGER refuse BEFORE UPDATE ON \(table) FOR EACH ROW EXECUTE FUNCTION \(table)_refuse();
+            """)
+        let error = await #expect(throws: PostgresSessionStoreError.self) {
+            try await store.withExclusiveAccess(to: "k") { Issue.record("the body ran") }
+        }
+        #expect(error?.kind == .serverError, "\(String(describing: error))")
+        try raw.query("DROP TRIGGER refuse ON \(table)")
+        #expect(try raw.lockHolders(table: table, key: "k") == 0, "no connection holds the lock")
+        let peer = try Self.store(table, lockTimeout: .seconds(1))
+        #expect(try await peer.withExclusiveAccess(to: "k") { true })
+        await store.close()
+        await peer.close()
+    }
+
+    @Test("A row first saved under the lock is leased by that save: the holder saves again after its connection ends")
+    func newRowIsLeased() async throws {
+        let table = StoreFixtures.uniqueTable()
+        let holder = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(1))
+        let waiter = try Self.store(table, lockTimeout: .seconds(8))
+        let raw = try RawSQL(try PostgresTestServer.running.connectionString)
+        let order = Recorder<String>()
+        let read = Task<AuthState?, any Error> {
+            while order.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            return try await waiter.withExclusiveAccess(to: "new") {
+                order.record("waiter")
+                return try await waiter.load(key: "new")
+            }
+        }
+        try await holder.withExclusiveAccess(to: "new") {
+            try await holder.save(StoreFixtures.state(), key: "new")
+            #expect(try raw.terminateLockHolder(table: table, key: "new") == 1)
+            order.record("ended")
+            try await Task.sleep(for: .seconds(3))
+            try await holder.save(StoreFixtures.state(access: "at-2", refresh: "rt-2"), key: "new")
+            order.record("saved")
+        }
+        #expect(try await read.value == StoreFixtures.state(access: "at-2", refresh: "rt-2"))
+        #expect(order.all == ["ended", "saved", "waiter"])
+        await holder.close()
+        await waiter.close()
+    }
 }

@@ -14,6 +14,8 @@ extension AuthSession {
     ///   - server: The authorization server.
     ///   - client: The client; its redirect URI is used unless `redirectURI` is given.
     ///   - scopes: The scopes to ask for.
+    ///   - key: The key the session will be saved under: the app's signed-in user (or browser
+    ///     session) asking to connect an account. Only a finish for the same key is accepted.
     ///   - redirectURI: The redirect URI registered for the server's callback, when not the client's.
     ///   - additionalParameters: Extra authorization parameters, such as `login_hint` or `prompt`.
     ///   - tokenParameters: Extra parameters of the code exchange, such as RFC 8707 `resource`.
@@ -26,6 +28,7 @@ extension AuthSession {
         to server: AuthorizationServer,
         as client: Client,
         scopes: [String],
+        key: String,
         redirectURI: URL? = nil,
         additionalParameters: [String: String] = [:],
         tokenParameters: [String: String] = [:],
@@ -34,10 +37,10 @@ extension AuthSession {
         let request = try AuthorizationRequest(
             server: server, client: client, scopes: scopes, redirectURI: redirectURI,
             additionalParameters: additionalParameters)
-        return PendingSignIn(request: request, createdAt: clock.now(), tokenParameters: tokenParameters)
+        return PendingSignIn(request: request, key: key, createdAt: clock.now(), tokenParameters: tokenParameters)
     }
 
-    /// Finishes a web sign-in begun by ``beginSignIn(to:as:scopes:redirectURI:additionalParameters:tokenParameters:clock:)``
+    /// Finishes a web sign-in begun by ``beginSignIn(to:as:scopes:key:redirectURI:additionalParameters:tokenParameters:clock:)``
     /// on any instance: takes the pending sign-in named by the callback's `state` out of
     /// `pendingSignIns` (so the same callback cannot be finished twice), checks the callback
     /// against it, exchanges the code and saves the session before returning it.
@@ -46,15 +49,17 @@ extension AuthSession {
     ///   - redirect: The callback URL the browser arrived with.
     ///   - pendingSignIns: Where the pending sign-in was kept.
     ///   - store: Where the session is saved.
-    ///   - key: The key it is saved under; a session saved there before is replaced.
+    ///   - key: The key it is saved under: the key the sign-in began for (the app's signed-in user
+    ///     or browser session handling the callback); a session saved there before is replaced.
     ///   - lifetime: How long after it began a sign-in may be finished (``PendingSignIn/defaultLifetime``).
     ///   - transport: Sends the token request.
     ///   - clock: Decides whether the pending sign-in expired, and freshness.
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
     /// - Returns: The saved session.
     /// - Throws: ``BearerError/Kind/invalidRedirect`` when no pending sign-in is kept for the
-    ///   callback's `state` (never begun, already finished: a replayed callback) or the callback
-    ///   fails a check; ``BearerError/Kind/timedOut`` when it began longer than `lifetime` ago;
+    ///   callback's `state` (never begun, already finished: a replayed callback), when it began for
+    ///   another key (a callback someone else began, sent to this user), or the callback fails a
+    ///   check; ``BearerError/Kind/timedOut`` when it began longer than `lifetime` ago;
     ///   ``OAuthError`` when the server refused; else as the one-call sign-in. Nothing is sent to
     ///   the server in the first two cases.
     public static func finishSignIn(
@@ -87,7 +92,7 @@ extension AuthSession {
     ///   - pending: The pending sign-in the callback belongs to.
     ///   - redirect: The callback URL.
     ///   - store: Where the session is saved.
-    ///   - key: The key it is saved under.
+    ///   - key: The key it is saved under, which must be the one the sign-in began for.
     ///   - lifetime: How long after it began a sign-in may be finished.
     ///   - transport: Sends the token request.
     ///   - clock: Decides whether the pending sign-in expired, and freshness.
@@ -105,6 +110,11 @@ extension AuthSession {
         configuration: Configuration? = nil
     ) async throws -> AuthSession {
         let configuration = configuration ?? .recommended(for: pending.request.server)
+        guard ConstantTime.equals(pending.key, key) else {
+            throw BearerError.invalidRedirect(
+                "This callback belongs to a sign-in begun for another account or browser session; it was "
+                    + "refused, and nothing was sent. Start the sign-in again.")
+        }
         guard pending.isLive(at: clock.now(), lifetime: lifetime) else {
             throw BearerError.timedOut(
                 "The sign-in began at \(pending.createdAt), longer ago than the \(lifetime) it may take; "

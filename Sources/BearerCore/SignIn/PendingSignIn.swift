@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// // Instance A, on "connect your account":
-/// let pending = try AuthSession.beginSignIn(to: server, as: client, scopes: ["openid", "email"])
+/// let pending = try AuthSession.beginSignIn(to: server, as: client, scopes: ["openid", "email"], key: userID)
 /// try await store.savePendingSignIn(pending)
 /// redirectBrowser(to: pending.authorizationURL)
 ///
@@ -19,7 +19,8 @@
 /// ```
 ///
 /// It holds the authorization request (the issuer, the client, the redirect URI, the requested
-/// scopes, `state`, the OpenID Connect `nonce` and the PKCE verifier) and when it was created.
+/// scopes, `state`, the OpenID Connect `nonce` and the PKCE verifier), the key the session will be
+/// saved under, and when it was created.
 /// The verifier is a secret until the code is exchanged: store pending sign-ins as you store
 /// sessions. Decoding checks the same rules as creating one, so a tampered record is refused.
 public struct PendingSignIn: Sendable, Hashable, Codable {
@@ -31,6 +32,10 @@ public struct PendingSignIn: Sendable, Hashable, Codable {
     public let request: AuthorizationRequest
     /// When the sign-in began, by the clock of the instance that began it.
     public let createdAt: Date
+    /// The key the session will be saved under: the app's user (or browser session) that began
+    /// the sign-in. Finishing it for another key is refused, so a callback an attacker began and
+    /// sent to a victim cannot put the attacker's account into the victim's session (RFC 6749 §10.12).
+    public let key: String
     /// Extra parameters of the code exchange (RFC 8707 `resource`, an `audience`).
     public let tokenParameters: [String: String]
 
@@ -45,14 +50,16 @@ public struct PendingSignIn: Sendable, Hashable, Codable {
     /// The requested scopes.
     public var scopes: [String] { request.scopes }
 
-    init(request: AuthorizationRequest, createdAt: Date, tokenParameters: [String: String]) {
+    init(request: AuthorizationRequest, key: String, createdAt: Date, tokenParameters: [String: String]) {
         self.request = request
+        self.key = key
         self.createdAt = createdAt
         self.tokenParameters = tokenParameters
     }
 
     private enum CodingKeys: String, CodingKey {
         case request
+        case key
         case createdAt = "created_at"
         case tokenParameters = "token_parameters"
     }
@@ -73,6 +80,7 @@ public struct PendingSignIn: Sendable, Hashable, Codable {
         }
         self.init(
             request: request,
+            key: try container.decode(String.self, forKey: .key),
             createdAt: try container.decode(Date.self, forKey: .createdAt),
             tokenParameters: try container.decodeIfPresent([String: String].self, forKey: .tokenParameters) ?? [:])
     }
@@ -81,6 +89,7 @@ public struct PendingSignIn: Sendable, Hashable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(request, forKey: .request)
+        try container.encode(key, forKey: .key)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(tokenParameters, forKey: .tokenParameters)
     }

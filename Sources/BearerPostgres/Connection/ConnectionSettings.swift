@@ -20,7 +20,7 @@ struct ConnectionSettings: Sendable {
     /// The settings every connection is opened with before the app's own, which win over them.
     let defaults: [(keyword: String, value: String)]
     /// Whether the store asks for `sslmode=verify-full`: the app named no `sslmode` (nor
-    /// `PGSSLMODE`), and at least one host is reached over TCP.
+    /// `PGSSLMODE`, nor a service), and at least one host is reached over TCP.
     let requiresVerifiedTLS: Bool
 
     /// Checks `connectionString` with libpq's own parser.
@@ -52,7 +52,11 @@ struct ConnectionSettings: Sendable {
             option += 1
         }
         let environment = ProcessInfo.processInfo.environment
-        let namesSSLMode = given["sslmode"] != nil || !(environment["PGSSLMODE"] ?? "").isEmpty
+        // A service file (`service=`, `PGSERVICE`) is the application's own configuration, and
+        // names hosts and an sslmode the store cannot see: it is left to decide.
+        let namesSSLMode =
+            given["sslmode"] != nil || given["service"] != nil
+            || !(environment["PGSSLMODE"] ?? "").isEmpty || !(environment["PGSERVICE"] ?? "").isEmpty
         let requiresVerifiedTLS =
             !namesSSLMode
             && Self.reachesOverTCP(

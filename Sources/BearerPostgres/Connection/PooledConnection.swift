@@ -8,14 +8,18 @@ final class PooledConnection: @unchecked Sendable {
         /// be broken (the server restarted while it sat idle), replace it and run the work once
         /// more. For work that is safe to repeat and holds no lock.
         case reconnecting
-        /// A lock is held on this connection: never replace it; a broken connection is an error.
-        case holdingLock
+        /// A lock is held on the connection this place opened with serial number `serial` (see
+        /// ``PostgresConnection/serial``): never replace it; a broken or replaced connection is
+        /// an error, so work meant for the lock's connection never runs on another.
+        case holdingLock(serial: Int)
     }
 
     private let thread: ConnectionThread
     private let settings: ConnectionSettings
     // Touched only on `thread`.
     private var connection: PostgresConnection?
+    // Touched only on `thread`: how many connections this place opened.
+    private var opened = 0
 
     init(settings: ConnectionSettings) throws {
         self.thread = try ConnectionThread.start()
@@ -29,6 +33,8 @@ final class PooledConnection: @unchecked Sendable {
     ///   - stoppingOnCancellation: Whether the calling task's cancellation ends the work: before
     ///     it starts, or by closing the connection while it waits for the server. Only for work
     ///     whose effect does not matter when it is cut short (reads, taking a lock); never a save.
+    ///   - deadline: When every statement of the work must have been answered, when that is
+    ///     sooner than each statement's own timeout.
     ///   - work: The blocking work.
     /// - Throws: What `work` throws, ``PostgresSessionStoreError/Kind/connectionFailed`` when no
     ///   connection can be opened, ``PostgresSessionStoreError/Kind/connectionLost`` when it broke,
@@ -37,6 +43,7 @@ final class PooledConnection: @unchecked Sendable {
     func run<Value: Sendable>(
         _ use: Use,
         stoppingOnCancellation: Bool = false,
+        until deadline: ContinuousClock.Instant? = nil,
         _ work: @escaping @Sendable (PostgresConnection) throws -> Value
     ) async throws -> Value {
         let flag = stoppingOnCancellation ? CancellationFlag() : nil
@@ -45,7 +52,11 @@ final class PooledConnection: @unchecked Sendable {
                 if flag?.isCancelled == true { throw CancellationError() }
                 return try self.runHere(use) { connection in
                     connection.cancellation = flag
-                    defer { connection.cancellation = nil }
+                    connection.latestDeadline = deadline
+                    defer {
+                        connection.cancellation = nil
+                        connection.latestDeadline = nil
+                    }
                     return try work(connection)
                 }
             }
@@ -56,9 +67,9 @@ final class PooledConnection: @unchecked Sendable {
 
     private func runHere<Value>(_ use: Use, _ work: (PostgresConnection) throws -> Value) throws -> Value {
         switch use {
-        case .holdingLock:
-            guard let connection, connection.isHealthy else {
-                self.connection = nil
+        case .holdingLock(let serial):
+            guard let connection, connection.serial == serial, connection.isHealthy else {
+                if connection?.isHealthy == false { self.connection = nil }
                 throw PostgresSessionStoreError.connectionLost(
                     "The connection holding the session's lock broke; the lock was released with it. Try again.")
             }
@@ -73,7 +84,8 @@ final class PooledConnection: @unchecked Sendable {
                     // The connection broke while idle; a fresh one gets the same work once.
                 }
             }
-            let fresh = try PostgresConnection(settings: settings)
+            opened += 1
+            let fresh = try PostgresConnection(settings: settings, serial: opened)
             connection = fresh
             return try attempt(work, on: fresh)
         }

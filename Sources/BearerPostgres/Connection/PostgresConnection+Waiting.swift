@@ -34,7 +34,12 @@ extension PostgresConnection {
         var first: OpaquePointer?
         while true {
             while PQisBusy(handle) != 0 {
-                try waitForSocket(events: Int16(POLLIN))
+                do {
+                    try waitForSocket(events: Int16(POLLIN))
+                } catch {
+                    if let first { PQclear(first) }
+                    throw error
+                }
                 guard PQconsumeInput(handle) == 1 else {
                     if let first { PQclear(first) }
                     throw failure(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
@@ -64,7 +69,8 @@ extension PostgresConnection {
                     isEnding = true
                     didTimeOut = true
                     throw PostgresSessionStoreError.connectionLost(
-                        "PostgreSQL did not answer within \(settings.statementTimeoutMilliseconds) ms; "
+                        "PostgreSQL did not answer in time (a statement may take \(settings.statementTimeoutMilliseconds) ms, "
+                            + "and a wait for a lock the lock timeout in all); "
                             + "the connection was closed. Try again.")
                 }
                 slice = min(slice, left)

@@ -26,9 +26,14 @@ final class PostgresConnection {
 
     let handle: OpaquePointer
     let settings: ConnectionSettings
-    /// When the statement under way must have been answered: ``ConnectionSettings/statementTimeout``
-    /// after it was sent.
+    /// Which connection of its pool place this is (1 for the first the place opened, and so on).
+    let serial: Int
+    /// When the statement under way must have been answered: ``ConnectionSettings/statementTimeoutMilliseconds``
+    /// after it was sent, or ``latestDeadline`` when that is sooner.
     var deadline: ContinuousClock.Instant?
+    /// The latest any statement of the job under way may be answered, set by the connection's
+    /// place for the job (the end of a lock wait).
+    var latestDeadline: ContinuousClock.Instant?
     /// Set when the task that submitted the job under way was cancelled, for work that may stop
     /// half-way; `nil` for work that must run to its end (a save).
     var cancellation: CancellationFlag?
@@ -42,7 +47,7 @@ final class PostgresConnection {
     /// Opens a connection and sets its `lock_timeout`.
     ///
     /// - Throws: ``PostgresSessionStoreError/Kind/connectionFailed``.
-    init(settings: ConnectionSettings) throws {
+    init(settings: ConnectionSettings, serial: Int) throws {
         // The app's string comes last, so its settings win over these defaults (libpq reads the
         // keywords in order and `dbname` expands to the whole string).
         let keywords = settings.defaults.map(\.keyword) + ["dbname"]
@@ -67,6 +72,7 @@ final class PostgresConnection {
         }
         self.handle = handle
         self.settings = settings
+        self.serial = serial
         // libpq prints the server's notices (`relation … already exists, skipping`) on standard
         // error unless told otherwise; a library keeps the app's output its own.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
@@ -122,7 +128,8 @@ final class PostgresConnection {
         let values: [UnsafePointer<CChar>?] = buffers.map { UnsafePointer($0) }
         let lengths = encoded.map { Int32($0.count) }
         let formats = [Int32](repeating: 1, count: encoded.count)
-        deadline = ContinuousClock.now + .milliseconds(settings.statementTimeoutMilliseconds)
+        let ownDeadline = ContinuousClock.now + .milliseconds(settings.statementTimeoutMilliseconds)
+        deadline = latestDeadline.map { min($0, ownDeadline) } ?? ownDeadline
         guard PQsendQueryParams(handle, sql, Int32(encoded.count), nil, values, lengths, formats, 1) == 1 else {
             throw failure(sqlState: nil, message: String(cString: PQerrorMessage(handle)))
         }
@@ -200,7 +207,7 @@ final class PostgresConnection {
         let lowered = message.lowercased()
         return [
             "authentication failed", "does not exist", "no pg_hba.conf entry", "invalid", "certificate",
-            "not supported", "permission denied", "ssl", "tls",
+            "not supported", "permission denied", "does not support ssl", "sslmode",
         ].contains { lowered.contains($0) }
     }
 

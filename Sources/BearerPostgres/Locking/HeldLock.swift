@@ -16,31 +16,38 @@ final class HeldLock: @unchecked Sendable {
     let key: String
     /// The pool place whose connection took the lock.
     let place: PooledConnection
-    /// Whether the row's lease was taken (a row that did not exist yet has none).
-    let isLeased: Bool
+    /// Which of the place's connections took the lock (``PostgresConnection/serial``).
+    let serial: Int
     /// When OAuth exchanges under this lock must have been answered: the lease's end as far as
     /// the holder knows, moved each time the lease is renewed.
     let exchangeDeadline: ExchangeDeadline
 
     private struct State {
+        var isLeased: Bool
         var lockLost = false
         var saveFailed = false
     }
 
     private let lock = Lock()
-    private var state = State()
+    private var state: State
 
     init(
-        pool: ObjectIdentifier, key: String, place: PooledConnection, isLeased: Bool,
+        pool: ObjectIdentifier, key: String, place: PooledConnection, serial: Int, isLeased: Bool,
         leaseEnd: ContinuousClock.Instant
     ) {
         self.pool = pool
         self.key = key
         self.place = place
-        self.isLeased = isLeased
+        self.serial = serial
+        self.state = State(isLeased: isLeased)
         self.exchangeDeadline = ExchangeDeadline(leaseEnd)
     }
 
+    /// Whether the row carries this holder's lease: taken with the lock, or written with the
+    /// first save of a row that did not exist.
+    var isLeased: Bool { lock.withLock { state.isLeased } }
+
+    func markLeased() { lock.withLock { state.isLeased = true } }
     /// Whether the lock's connection broke, so only the lease holds.
     var lockLost: Bool { lock.withLock { state.lockLost } }
 

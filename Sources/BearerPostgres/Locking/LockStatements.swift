@@ -24,9 +24,15 @@ struct LockStatements: Sendable {
     /// Saves state `$2`, sealed `$3`, into row `$1` while owner `$4`'s lease of it is live;
     /// answers a row when it did.
     let saveUnderLease: String
-    /// Inserts row `$1` with state `$2`, sealed `$3`, unless it exists; answers a row when it did.
+    /// Writes row `$1` with state `$2`, sealed `$3`, and owner `$4`'s lease for the interval `$5`:
+    /// the save of a lock's holder, which leases a row it creates.
+    let saveHoldingLock: String
+    /// Inserts row `$1` with state `$2`, sealed `$3`, unless another row is there (a row with the
+    /// same state counts as this save, made by an attempt whose answer was lost); answers a row
+    /// when it is saved.
     let insertUnlessPresent: String
-    /// Removes row `$1` while owner `$2`'s lease of it is live.
+    /// Removes row `$1` while owner `$2`'s lease of it is live; answers whether it removed it,
+    /// and whether the row is still there.
     let removeUnderLease: String
 
     init(table: TableName) {
@@ -57,11 +63,23 @@ struct LockStatements: Sendable {
             UPDATE \(name) SET state = $2::bytea, sealed = $3::boolean, updated_at = now()
             WHERE key = $1::text AND lease_owner = $4::text AND \(live) RETURNING 1
             """
-        insertUnlessPresent = """
-            INSERT INTO \(name) (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
-            ON CONFLICT (key) DO NOTHING RETURNING 1
+        saveHoldingLock = """
+            INSERT INTO \(name) AS row (key, state, sealed, updated_at, lease_owner, lease_taken_at, lease_until)
+            VALUES ($1::text, $2::bytea, $3::boolean, now(), $4::text, clock_timestamp(),
+                clock_timestamp() + $5::text::interval)
+            ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, sealed = EXCLUDED.sealed, updated_at = now(),
+                lease_owner = EXCLUDED.lease_owner, lease_taken_at = EXCLUDED.lease_taken_at,
+                lease_until = EXCLUDED.lease_until
             """
-        removeUnderLease = "DELETE FROM \(name) WHERE key = $1::text AND lease_owner = $2::text AND \(live)"
+        insertUnlessPresent = """
+            INSERT INTO \(name) AS row (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
+            ON CONFLICT (key) DO UPDATE SET updated_at = row.updated_at
+            WHERE row.state = EXCLUDED.state AND row.sealed = EXCLUDED.sealed RETURNING 1
+            """
+        removeUnderLease = """
+            WITH removed AS (DELETE FROM \(name) WHERE key = $1::text AND lease_owner = $2::text AND \(live) RETURNING 1)
+            SELECT EXISTS (SELECT 1 FROM removed), EXISTS (SELECT 1 FROM \(name) WHERE key = $1::text)
+            """
     }
 
     /// When the server last started, crash recovery included.

@@ -15,11 +15,15 @@ extension PostgresSessionStore {
     ///   lock back, so no other instance spends the refresh token the unsaved session replaced.
     func saveHoldingLock(_ held: HeldLock, bytes: Data, isSealed: Bool) async throws {
         let (statements, key, owner) = (self.statements, held.key, self.owner)
+        let lease = "\(Self.milliseconds(lockTimeout)) milliseconds"
         if !held.lockLost {
             do {
-                try await held.place.run(.holdingLock) { connection in
-                    try connection.execute(statements.upsert, [.text(key), .bytes(bytes), .bool(isSealed)])
+                try await held.place.run(.holdingLock(serial: held.serial)) { connection in
+                    try connection.execute(
+                        statements.lock.saveHoldingLock,
+                        [.text(key), .bytes(bytes), .bool(isSealed), .text(owner), .text(lease)])
                 }
+                held.markLeased()
                 held.markSaved()
                 return
             } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
@@ -49,7 +53,8 @@ extension PostgresSessionStore {
                 break
             } catch let error as PostgresSessionStoreError where error.isTransient {
                 reason = error.reason
-                try? await Task.sleep(for: .milliseconds(100))
+                // Not cut short by the task's cancellation: the tokens being saved exist nowhere else.
+                await Task.detached { try? await Task.sleep(for: .milliseconds(100)) }.value
             } catch {
                 reason = "\(error)"
                 break
@@ -64,11 +69,14 @@ extension PostgresSessionStore {
 
     /// Removes the row under the lock on its connection; when that connection broke, on the
     /// holder's reconnected place while the row carries its live lease.
+    ///
+    /// - Throws: ``PostgresSessionStoreError``; ``PostgresSessionStoreError/Kind/connectionLost``
+    ///   when the row is still there but its lease ran out and another instance took it.
     func removeHoldingLock(_ held: HeldLock) async throws {
         let (statements, key, owner) = (self.statements, held.key, self.owner)
         if !held.lockLost {
             do {
-                try await held.place.run(.holdingLock) { connection in
+                try await held.place.run(.holdingLock(serial: held.serial)) { connection in
                     try connection.execute(statements.delete, [.text(key)])
                 }
                 return
@@ -76,8 +84,14 @@ extension PostgresSessionStore {
                 held.markLockLost()
             }
         }
-        try await held.place.run(.reconnecting) { connection in
-            try connection.execute(statements.lock.removeUnderLease, [.text(key), .text(owner)])
+        let outcome = try await held.place.run(.reconnecting) { connection in
+            let row = try connection.execute(statements.lock.removeUnderLease, [.text(key), .text(owner)]).first
+            return (row ?? []).map { $0?.first == 1 }
+        }
+        guard outcome.count == 2, outcome[0] || !outcome[1] else {
+            throw PostgresSessionStoreError.connectionLost(
+                "The connection holding the session's lock broke and its lease ran out before the session could "
+                    + "be removed; it is still stored. Try again.")
         }
     }
 }

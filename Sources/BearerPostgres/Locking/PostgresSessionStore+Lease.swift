@@ -40,18 +40,20 @@ extension PostgresSessionStore {
                 sqlState: nil)
         }
         try await queue.enter(key, until: deadline, timeout: timeout)
+        let held: HeldLock
         do {
-            let held = try await takeLock(key, until: deadline, timeout: timeout)
-            if Task.isCancelled {
-                // Taken just as the task was cancelled: given back before anything runs under it.
-                await release(held)
-                throw CancellationError()
-            }
-            return held
+            held = try await takeLock(key, until: deadline, timeout: timeout)
         } catch {
             queue.leave(key)
             throw error
         }
+        if Task.isCancelled {
+            // Taken just as the task was cancelled: given back (with the turn) before anything
+            // runs under it.
+            await release(held)
+            throw CancellationError()
+        }
+        return held
     }
 
     private func takeLock(
@@ -64,19 +66,30 @@ extension PostgresSessionStore {
             try Task.checkCancellation()
             let place = try await pool.checkOut(until: deadline)
             let sent = ContinuousClock.now
-            let outcome: (locked: Bool, leased: Bool)
+            let outcome: (locked: Bool, leased: Bool, serial: Int)
             do {
-                outcome = try await place.run(.reconnecting) { connection in
-                    let row = try connection.execute(
-                        statements.attempt, [.text(table), .text(key), .text(owner), .text(lease)]
-                    ).first
-                    let flags = (row ?? []).map { $0?.first == 1 }
-                    guard flags.count == 3, flags[0] else { return (false, false) }
-                    let (leased, exists) = (flags[1], flags[2])
-                    guard exists && !leased else { return (true, leased) }
-                    // Another owner's lease is live: its holder may still save what it received.
-                    try Self.unlock(statements, table: table, key: key, on: connection)
-                    return (false, false)
+                // The try is answered by the wait's deadline, but is given at least the second any
+                // statement may take.
+                let answerBy = max(deadline, ContinuousClock.now + .seconds(1))
+                outcome = try await place.run(.reconnecting, until: answerBy) { connection in
+                    do {
+                        let row = try connection.execute(
+                            statements.attempt, [.text(table), .text(key), .text(owner), .text(lease)]
+                        ).first
+                        let flags = (row ?? []).map { $0?.first == 1 }
+                        guard flags.count == 3, flags[0] else { return (false, false, connection.serial) }
+                        let (leased, exists) = (flags[1], flags[2])
+                        guard exists && !leased else { return (true, leased, connection.serial) }
+                        // Another owner's lease is live: its holder may still save what it received.
+                        try Self.unlock(statements, table: table, key: key, on: connection)
+                        return (false, false, connection.serial)
+                    } catch {
+                        // The statement may have taken the lock before it failed, and a session's
+                        // lock outlives the statement: the connection must not go back to the pool
+                        // with it (closing the connection releases it).
+                        connection.abandon()
+                        throw error
+                    }
                 }
             } catch {
                 pool.checkIn(place)
@@ -84,8 +97,8 @@ extension PostgresSessionStore {
             }
             if outcome.locked {
                 return HeldLock(
-                    pool: ObjectIdentifier(pool), key: key, place: place, isLeased: outcome.leased,
-                    leaseEnd: sent + lockTimeout)
+                    pool: ObjectIdentifier(pool), key: key, place: place, serial: outcome.serial,
+                    isLeased: outcome.leased, leaseEnd: sent + lockTimeout)
             }
             pool.checkIn(place)
             guard ContinuousClock.now + pause < deadline else { throw timeout() }
@@ -101,7 +114,7 @@ extension PostgresSessionStore {
         defer { queue.leave(key) }
         if !held.lockLost {
             do {
-                try await held.place.run(.holdingLock) { connection in
+                try await held.place.run(.holdingLock(serial: held.serial)) { connection in
                     if !keepsLease { try connection.execute(statements.clear, [.text(key), .text(owner)]) }
                     try Self.unlock(statements, table: table, key: key, on: connection)
                 }
@@ -122,14 +135,15 @@ extension PostgresSessionStore {
         pool.checkIn(held.place)
     }
 
-    /// Renews the lease every quarter of the lock timeout until the task is cancelled.
+    /// Renews the lease every quarter of the lock timeout until the task is cancelled (a row with
+    /// no lease yet has nothing to renew until its first save).
     func renewLease(_ held: HeldLock) async {
-        guard held.isLeased else { return }
         let (renew, owner, key) = (statements.lock.renew, self.owner, held.key)
         let lease = "\(Self.milliseconds(lockTimeout)) milliseconds"
         let interval = min(max(lockTimeout / 4, .milliseconds(50)), .seconds(5))
         while true {
             do { try await Task.sleep(for: interval) } catch { return }
+            guard held.isLeased else { continue }
             let sent = ContinuousClock.now
             let renewed = try? await runHolding(held) { connection in
                 !(try connection.execute(renew, [.text(key), .text(owner), .text(lease)])).isEmpty
@@ -145,7 +159,7 @@ extension PostgresSessionStore {
     ) async throws -> Value {
         if !held.lockLost {
             do {
-                return try await held.place.run(.holdingLock, work)
+                return try await held.place.run(.holdingLock(serial: held.serial), work)
             } catch let error as PostgresSessionStoreError where error.kind == .connectionLost {
                 held.markLockLost()
             }
@@ -153,13 +167,19 @@ extension PostgresSessionStore {
         return try await held.place.run(.reconnecting, work)
     }
 
-    /// Gives back the lock of `key`; a connection that cannot give it back is abandoned, so its
-    /// pool closes it rather than reuse it (closing releases the lock, and advisory locks stack).
+    /// Gives back the lock of `key`; a connection that cannot give it back (or that did not hold
+    /// it) is abandoned, so its pool closes it rather than reuse it (closing releases the lock,
+    /// and advisory locks stack).
     static func unlock(
         _ statements: LockStatements, table: String, key: String, on connection: PostgresConnection
     ) throws {
         do {
-            try connection.execute(statements.unlock, [.text(table), .text(key)])
+            let released = try connection.execute(statements.unlock, [.text(table), .text(key)])
+            guard released.first?.first??.first == 1 else {
+                connection.abandon()
+                throw PostgresSessionStoreError.connectionLost(
+                    "The session's lock was not held by its connection any more; the connection was closed.")
+            }
         } catch {
             connection.abandon()
             throw error

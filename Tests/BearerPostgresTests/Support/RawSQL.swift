@@ -32,13 +32,21 @@ final class RawSQL: @unchecked Sendable {
     /// Ends the server connection holding the store's lock of `key` in `table`, as a restart or
     /// a network failure would; returns how many connections were ended.
     func terminateLockHolder(table: String, key: String) throws -> Int {
-        let rows = try query(
-            """
-            SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
-            AND ((classid::bigint << 32) | objid::bigint)
-                = hashtextextended(('\(table)'::regclass)::oid::text || '/' || '\(key)', 0)
-            """)
-        return rows.count
+        try query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE \(Self.isLock(table: table, key: key))").count
+    }
+
+    /// How many connections hold the store's lock of `key` in `table`.
+    func lockHolders(table: String, key: String) throws -> Int {
+        try query("SELECT pid FROM pg_locks WHERE \(Self.isLock(table: table, key: key))").count
+    }
+
+    /// The `pg_locks` condition for the store's lock of `key` in `table`: one 64-bit advisory
+    /// key, split by PostgreSQL into `classid` (high half) and `objid` (low half).
+    private static func isLock(table: String, key: String) -> String {
+        """
+        locktype = 'advisory' AND granted AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint)
+            = hashtextextended(('\(table)'::regclass)::oid::text || '/' || '\(key)', 0)
+        """
     }
 
     /// The server process of this connection.

@@ -8,7 +8,7 @@ import Testing
 struct PendingSignInTests {
     private static func begin(clock: TestClock) throws -> PendingSignIn {
         try AuthSession.beginSignIn(
-            to: Fixtures.server, as: Fixtures.publicClient, scopes: ["openid", "email"],
+            to: Fixtures.server, as: Fixtures.publicClient, scopes: ["openid", "email"], key: "user-42",
             tokenParameters: ["resource": "https://api.example.com"], clock: clock.wallClock)
     }
 
@@ -57,6 +57,24 @@ struct PendingSignInTests {
             #expect(error?.kind == .invalidRedirect)
         }
         #expect(await transport.requests.count == 1, "only the first finish reached the server")
+    }
+
+    @Test("A callback finished for another key than the one it began for is refused before anything is sent")
+    func otherKeyRefused() async throws {
+        let clock = TestClock(Fixtures.epoch)
+        let shared = InMemorySessionStore()
+        // Begun by an attacker for their own account, then sent to user-7, whose handler finishes it.
+        let pending = try Self.begin(clock: clock)
+        try await shared.savePendingSignIn(pending)
+        let transport = RecordingTransport(replies: [SignInTests.tokens])
+        let error = await #expect(throws: BearerError.self) {
+            _ = try await AuthSession.finishSignIn(
+                redirect: Self.callback(pending), pendingSignIns: shared, store: shared, key: "user-7",
+                transport: transport, clock: clock.wallClock)
+        }
+        #expect(error?.kind == .invalidRedirect)
+        #expect(await transport.requests.isEmpty)
+        #expect(try await shared.load(key: "user-7") == nil)
     }
 
     @Test("A pending sign-in older than its lifetime is refused before anything is sent")

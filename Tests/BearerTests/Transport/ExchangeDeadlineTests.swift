@@ -1,8 +1,9 @@
-@testable import BearerCore
 import Bearer
 import BearerTestSupport
 import Foundation
 import Testing
+
+@testable import BearerCore
 
 /// A store whose lock can outlive its connection only for a while bounds the token requests made
 /// under it: past the deadline the request is given up, and while the store moves the deadline
@@ -20,7 +21,8 @@ struct ExchangeDeadlineTests {
             key: "k")
         let transport = RecordingTransport(
             replies: [
-                .json(200, #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-new"}"#)
+                .json(
+                    200, #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-new"}"#)
             ],
             responseDelay: delay)
         let session = try #require(
