@@ -81,7 +81,7 @@ struct PostgresNetworkFaultTests {
         let waiter = try await StoreFixtures.store(table: table, lockTimeout: .seconds(10))
         let holder = try PostgresSessionStore(
             connectionString: proxy.connectionString("sslmode=disable"), table: table, poolSize: 1,
-            lockTimeout: .seconds(1))
+            lockTimeout: .seconds(3))
         try await waiter.save(StoreFixtures.state(), key: "k")
         let order = Recorder<String>()
         let read = Task<AuthState?, any Error> {
@@ -94,8 +94,8 @@ struct PostgresNetworkFaultTests {
         try await holder.withExclusiveAccess(to: "k") {
             proxy.resetConnections()
             order.record("reset")
-            // Three lease lengths: only the renewals on the reconnected place keep the waiter out.
-            try await Task.sleep(for: .seconds(3))
+            // Two lease lengths: only the renewals on the reconnected place keep the waiter out.
+            try await Task.sleep(for: .seconds(6))
             try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
             order.record("saved")
         }

@@ -3,8 +3,10 @@
 //
 //   BearerFleetWorker run <connection> <table> <key prefix> <sessions> <tasks> <seconds> <resource URL>
 //       <tasks> concurrent request handlers for <seconds>: each restores a random user's session
-//       from the store and calls the resource with it, as a request handler would. Prints one
-//       JSON line of counts (requests, successes, invalid grants, errors by kind); never a token.
+//       from the store and calls the resource with it, as a request handler would. Traces each
+//       refresh (`refresh-sent <key>`, `refresh-answered <key>`) and each finished request
+//       (`done <key>`), then prints one JSON line of counts (requests, successes, invalid grants
+//       and their keys, errors by kind); never a token.
 //   BearerFleetWorker hold <connection> <table> <key>
 //       takes the key's lock, prints "holding" and sleeps until it is killed.
 //   BearerFleetWorker refresh <connection> <table> <key prefix> <first> <count> <tasks> <token URL>
@@ -28,9 +30,10 @@ actor Tally {
     var requests = 0
     var successes = 0
     var invalidGrants = 0
+    var invalidGrantKeys: Set<String> = []
     var errors: [String: Int] = [:]
 
-    func record(_ outcome: Result<Int, any Error>) {
+    func record(_ outcome: Result<Int, any Error>, key: String) {
         requests += 1
         switch outcome {
         case .success(let status) where status == 200:
@@ -39,7 +42,10 @@ actor Tally {
             errors["http \(status)", default: 0] += 1
         case .failure(let error):
             errors[Self.name(of: error), default: 0] += 1
-            if Self.isInvalidGrant(error) { invalidGrants += 1 }
+            if Self.isInvalidGrant(error) {
+                invalidGrants += 1
+                invalidGrantKeys.insert(key)
+            }
         }
     }
 
@@ -66,7 +72,8 @@ actor Tally {
 
     func json() -> String {
         let object: [String: Any] = [
-            "requests": requests, "successes": successes, "invalidGrants": invalidGrants, "errors": errors,
+            "requests": requests, "successes": successes, "invalidGrants": invalidGrants,
+            "invalidGrantKeys": invalidGrantKeys.sorted(), "errors": errors,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: data, as: UTF8.self)
@@ -83,7 +90,7 @@ func store(_ connection: String, _ table: String, poolSize: Int = 8) -> Postgres
 }
 
 /// The request handler: restore the user's session, call the API with it.
-func handle(key: String, store: PostgresSessionStore, resource: URL, transport: URLSessionTransport) async throws
+func handle(key: String, store: PostgresSessionStore, resource: URL, transport: any HTTPTransport) async throws
     -> Int
 {
     guard let session = try await AuthSession.restore(key: key, from: store, transport: transport) else {
@@ -102,7 +109,7 @@ case "run":
     let shared = store(arguments[1], arguments[2])
     let prefix = arguments[3]
     let tally = Tally()
-    let transport = URLSessionTransport()
+    let transport = TracingTransport()
     let deadline = Date().addingTimeInterval(seconds)
     await withTaskGroup(of: Void.self) { group in
         for _ in 0..<tasks {
@@ -112,13 +119,16 @@ case "run":
                     let outcome: Result<Int, any Error>
                     do {
                         outcome = .success(
-                            try await handle(key: key, store: shared, resource: resource, transport: transport))
+                            try await ServedKey.$current.withValue(key) {
+                                try await handle(key: key, store: shared, resource: resource, transport: transport)
+                            })
                     } catch {
                         outcome = .failure(error)
-                        // A transient failure is retried by the next request, as a server would.
-                        try? await Task.sleep(for: .milliseconds(50))
                     }
-                    await tally.record(outcome)
+                    trace("done \(key)")
+                    await tally.record(outcome, key: key)
+                    // A transient failure is retried by the next request, as a server would.
+                    if case .failure = outcome { try? await Task.sleep(for: .milliseconds(50)) }
                 }
             }
         }

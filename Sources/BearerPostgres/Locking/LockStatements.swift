@@ -4,6 +4,9 @@
 /// spelling or `search_path` that named it) and the session's key, so two spellings of one table
 /// share their locks, and two keys of a million collide with a chance of about 1 in 10^7.
 ///
+/// Waiting for the lock queues in PostgreSQL, first come first served across every instance;
+/// within one store, tasks take turns before that (``KeyQueue``), so one connection waits per key.
+///
 /// The lease (`lease_owner`, `lease_taken_at`, `lease_until`) is what keeps other instances out
 /// when the lock's connection broke while its holder lives on (see
 /// `PostgresSessionStore+Lease.swift`). A lease is live until `lease_until`; and when the server
@@ -11,10 +14,16 @@
 /// (a backend killed, every connection reset) counts as a start: it resets the server's fixed
 /// statistics, whose reset time is then the recovery's.
 struct LockStatements: Sendable {
-    /// Tries the lock (`$1` the table, `$2` the key) and, holding it, takes the row's lease for
-    /// owner `$3` for the interval `$4` unless another owner's lease is live, in one statement.
-    /// Answers three booleans: locked, lease taken, row exists.
-    let attempt: String
+    /// Waits for the lock of table `$1`'s key `$2` for at most `$3` milliseconds (the connection's
+    /// `lock_timeout`, set first in the same statement), in PostgreSQL's own queue of waiters.
+    let lock: String
+    /// Holding the lock, takes row `$1`'s lease for owner `$2` for the interval `$3` unless another
+    /// owner's lease is live, checking and taking it in one statement, and puts the connection's
+    /// `lock_timeout` back to `$4` milliseconds. Answers whether it took the lease, and whether
+    /// the row exists.
+    let takeLease: String
+    /// Puts the connection's `lock_timeout` back to `$1` milliseconds.
+    let resetLockTimeout = "SELECT set_config('lock_timeout', $1::text, false)"
     /// Gives back the lock of table `$1`'s key `$2`.
     let unlock: String
     /// Renews owner `$2`'s lease of row `$1` for the interval `$3`; answers a row when it did.
@@ -39,16 +48,17 @@ struct LockStatements: Sendable {
         let name = table.sql
         let lockKey = "hashtextextended(($1::text::regclass)::oid::text || '/' || $2::text, 0)"
         let live = Self.leaseIsLive
-        attempt = """
-            WITH attempt AS MATERIALIZED (SELECT pg_try_advisory_lock(\(lockKey)) AS locked),
-            taken AS (
-                UPDATE \(name) SET lease_owner = $3::text, lease_taken_at = clock_timestamp(),
-                    lease_until = clock_timestamp() + $4::text::interval
-                WHERE key = $2::text AND (SELECT locked FROM attempt)
-                    AND (lease_owner IS NULL OR lease_owner = $3::text OR NOT \(live))
+        lock = """
+            SELECT pg_advisory_lock(\(lockKey)) FROM (SELECT set_config('lock_timeout', $3::text, false)) AS waiting
+            """
+        takeLease = """
+            WITH taken AS (
+                UPDATE \(name) SET lease_owner = $2::text, lease_taken_at = clock_timestamp(),
+                    lease_until = clock_timestamp() + $3::text::interval
+                WHERE key = $1::text AND (lease_owner IS NULL OR lease_owner = $2::text OR NOT \(live))
                 RETURNING 1)
-            SELECT (SELECT locked FROM attempt), EXISTS (SELECT 1 FROM taken),
-                EXISTS (SELECT 1 FROM \(name) WHERE key = $2::text)
+            SELECT EXISTS (SELECT 1 FROM taken), EXISTS (SELECT 1 FROM \(name) WHERE key = $1::text),
+                set_config('lock_timeout', $4::text, false)
             """
         unlock = "SELECT pg_advisory_unlock(\(lockKey))"
         renew = """

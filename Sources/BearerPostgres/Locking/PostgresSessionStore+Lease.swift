@@ -25,10 +25,11 @@ import BearerCore
 /// that runs out within the lock timeout. The server's clock decides, so the rule holds across
 /// machines.
 ///
-/// Waiting never holds a connection: tasks of the process wait for the key in its ``KeyQueue``,
-/// and the one whose turn it is tries the lock (`pg_try_advisory_lock`) and sleeps between
-/// tries, so the whole wait, however many tries, lasts at most the lock timeout and ends at once
-/// when the task is cancelled.
+/// Tasks of one store wait for the key in its ``KeyQueue`` without a connection; the one whose
+/// turn it is waits for the lock in PostgreSQL's queue, first come first served across every
+/// instance, on one connection, with the connection's `lock_timeout` set to what is left of the
+/// store's. The whole wait lasts at most the lock timeout, and ends at once when the task is
+/// cancelled (closing the waiting connection).
 extension PostgresSessionStore {
     func acquire(_ key: String) async throws -> HeldLock {
         let deadline = ContinuousClock.now + lockTimeout
@@ -61,36 +62,52 @@ extension PostgresSessionStore {
     ) async throws -> HeldLock {
         let (statements, table, owner) = (self.statements.lock, tableName.sql, self.owner)
         let lease = "\(Self.milliseconds(lockTimeout)) milliseconds"
-        var pause = Duration.milliseconds(2)
+        let usualTimeout = String(Self.milliseconds(lockTimeout))
+        var pause = Duration.milliseconds(5)
         while true {
             try Task.checkCancellation()
             let place = try await pool.checkOut(until: deadline)
+            // A lock nobody holds is granted at once, however little of the wait is left.
+            let left = max(1, Self.milliseconds(ContinuousClock.now.duration(to: deadline)))
             let sent = ContinuousClock.now
             let outcome: (locked: Bool, leased: Bool, serial: Int)
             do {
-                // The try is answered by the wait's deadline, but is given at least the second any
-                // statement may take.
-                let answerBy = max(deadline, ContinuousClock.now + .seconds(1))
-                outcome = try await place.run(.reconnecting, until: answerBy) { connection in
+                // The server ends the wait at the deadline (55P03); the store waits a second more for
+                // that answer, and a cancelled task ends it by closing the connection.
+                let answerBy = max(deadline, ContinuousClock.now) + .seconds(1)
+                outcome = try await place.run(.reconnecting, stoppingOnCancellation: true, until: answerBy) {
+                    connection in
+                    do {
+                        try connection.execute(statements.lock, [.text(table), .text(key), .text(String(left))])
+                    } catch {
+                        // Not granted (timed out, or no table): only the connection's lock timeout
+                        // needs putting back, unless the connection is being given up (the wait
+                        // was cancelled, or the connection broke).
+                        if connection.isHealthy {
+                            try Self.resetLockTimeout(statements, to: usualTimeout, on: connection)
+                        }
+                        throw error
+                    }
                     do {
                         let row = try connection.execute(
-                            statements.attempt, [.text(table), .text(key), .text(owner), .text(lease)]
+                            statements.takeLease, [.text(key), .text(owner), .text(lease), .text(usualTimeout)]
                         ).first
-                        let flags = (row ?? []).map { $0?.first == 1 }
-                        guard flags.count == 3, flags[0] else { return (false, false, connection.serial) }
-                        let (leased, exists) = (flags[1], flags[2])
+                        let flags = (row ?? []).prefix(2).map { $0?.first == 1 }
+                        let (leased, exists) = (flags.first ?? false, flags.last ?? false)
                         guard exists && !leased else { return (true, leased, connection.serial) }
                         // Another owner's lease is live: its holder may still save what it received.
                         try Self.unlock(statements, table: table, key: key, on: connection)
                         return (false, false, connection.serial)
                     } catch {
-                        // The statement may have taken the lock before it failed, and a session's
-                        // lock outlives the statement: the connection must not go back to the pool
-                        // with it (closing the connection releases it).
+                        // The lock is held and outlives the failed statement: the connection must
+                        // not go back to the pool with it (closing the connection releases it).
                         connection.abandon()
                         throw error
                     }
                 }
+            } catch let error as PostgresSessionStoreError where error.kind == .lockTimeout {
+                pool.checkIn(place)
+                throw timeout()
             } catch {
                 pool.checkIn(place)
                 throw error
@@ -100,10 +117,24 @@ extension PostgresSessionStore {
                     pool: ObjectIdentifier(pool), key: key, place: place, serial: outcome.serial,
                     isLeased: outcome.leased, leaseEnd: sent + lockTimeout)
             }
+            // Leased by a holder whose connection broke: no queue to wait in, so look again soon.
             pool.checkIn(place)
             guard ContinuousClock.now + pause < deadline else { throw timeout() }
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(100))
+        }
+    }
+
+    /// Puts the connection's `lock_timeout` back after a wait for a lock that was not granted;
+    /// a connection that cannot is abandoned.
+    private static func resetLockTimeout(
+        _ statements: LockStatements, to milliseconds: String, on connection: PostgresConnection
+    ) throws {
+        do {
+            try connection.execute(statements.resetLockTimeout, [.text(milliseconds)])
+        } catch {
+            connection.abandon()
+            throw error
         }
     }
 

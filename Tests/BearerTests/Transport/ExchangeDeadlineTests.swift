@@ -10,7 +10,9 @@ import Testing
 /// on, the request runs to its answer.
 @Suite("ExchangeDeadline: token requests under a lease")
 struct ExchangeDeadlineTests {
-    private static func staleSession(replyingAfter delay: Duration) async throws -> (AuthSession, RecordingTransport) {
+    private static func staleSession(
+        replyingAfter delay: Duration, through gate: GatedTransport? = nil
+    ) async throws -> (AuthSession, RecordingTransport) {
         let clock = TestClock(Fixtures.epoch)
         let store = InMemorySessionStore()
         try await store.save(
@@ -25,8 +27,11 @@ struct ExchangeDeadlineTests {
                     200, #"{"access_token":"at-new","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-new"}"#)
             ],
             responseDelay: delay)
+        gate?.base = transport
         let session = try #require(
-            try await AuthSession.restore(key: "k", from: store, transport: transport, clock: clock.wallClock))
+            try await AuthSession.restore(
+                key: "k", from: store, transport: gate.map { $0 as any HTTPTransport } ?? transport,
+                clock: clock.wallClock))
         return (session, transport)
     }
 
@@ -43,19 +48,21 @@ struct ExchangeDeadlineTests {
         #expect(await session.state.refreshToken == RefreshToken("rt-old"), "the grant is kept")
     }
 
-    @Test("A deadline moved on while the request runs lets it finish")
+    @Test("A deadline moved on while the request runs lets it finish, past the first deadline")
     func extendedDeadlineLetsItFinish() async throws {
-        let (session, _) = try await Self.staleSession(replyingAfter: .milliseconds(600))
-        let deadline = ExchangeDeadline(.now + .milliseconds(200))
-        let renewal = Task {
-            while !Task.isCancelled {
-                deadline.extend(to: .now + .milliseconds(200))
-                try await Task.sleep(for: .milliseconds(50))
-            }
+        let gated = GatedTransport()
+        let (session, _) = try await Self.staleSession(replyingAfter: .zero, through: gated)
+        let first = ContinuousClock.now + .seconds(2)
+        let deadline = ExchangeDeadline(first)
+        let refresh = Task {
+            try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
         }
-        let token = try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
-        renewal.cancel()
-        #expect(token == AccessToken("at-new"))
+        await gated.waitForRequest()
+        deadline.extend(to: .now + .seconds(60))
+        // The answer comes only after the first deadline has passed.
+        try await Task.sleep(until: first + .milliseconds(500), clock: .continuous)
+        gated.answer()
+        #expect(try await refresh.value == AccessToken("at-new"))
     }
 
     @Test("A deadline only ever moves later")
@@ -66,5 +73,27 @@ struct ExchangeDeadlineTests {
         #expect(deadline.instant == start + .seconds(10))
         deadline.extend(to: start + .seconds(20))
         #expect(deadline.instant == start + .seconds(20))
+    }
+}
+
+/// Holds each request until the test answers it, and tells the test when one arrived.
+private final class GatedTransport: HTTPTransport, @unchecked Sendable {
+    // Unchecked: `base` is set once, before the first request.
+    var base: RecordingTransport?
+    private let arrivals = AsyncStream<Void>.makeStream()
+    private let answers = AsyncStream<Void>.makeStream()
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        arrivals.continuation.yield()
+        for await _ in answers.stream { break }
+        return try await (base ?? RecordingTransport(replies: [])).send(request)
+    }
+
+    func waitForRequest() async {
+        for await _ in arrivals.stream { break }
+    }
+
+    func answer() {
+        answers.continuation.yield()
     }
 }
