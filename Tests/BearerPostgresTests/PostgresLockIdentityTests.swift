@@ -182,8 +182,8 @@ struct PostgresLockIdentityTests {
     @Test("A row first saved under the lock is leased by that save: the holder saves again after its connection ends")
     func newRowIsLeased() async throws {
         let table = StoreFixtures.uniqueTable()
-        let holder = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(2))
-        let waiter = try Self.store(table, lockTimeout: .seconds(15))
+        let holder = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(4))
+        let waiter = try Self.store(table, lockTimeout: .seconds(20))
         let raw = try RawSQL(try PostgresTestServer.running.connectionString)
         let order = Recorder<String>()
         let read = Task<AuthState?, any Error> {
@@ -197,7 +197,7 @@ struct PostgresLockIdentityTests {
             try await holder.save(StoreFixtures.state(), key: "new")
             #expect(try raw.terminateLockHolder(table: table, key: "new") == 1)
             order.record("ended")
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(7))
             try await holder.save(StoreFixtures.state(access: "at-2", refresh: "rt-2"), key: "new")
             order.record("saved")
         }

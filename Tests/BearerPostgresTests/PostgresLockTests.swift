@@ -130,8 +130,8 @@ struct PostgresLockTests {
     func holderOutlivesItsConnection() async throws {
         let table = StoreFixtures.uniqueTable()
         // A lease much shorter than the body: only its renewal keeps the waiter out.
-        let holder = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(2))
-        let waiter = try Self.peer(of: table, lockTimeout: .seconds(15))
+        let holder = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(4))
+        let waiter = try Self.peer(of: table, lockTimeout: .seconds(20))
         try await holder.save(StoreFixtures.state(), key: "k")
         let raw = try RawSQL(try PostgresTestServer.running.connectionString)
         let read = Task<AuthState?, any Error> {
@@ -140,7 +140,7 @@ struct PostgresLockTests {
         }
         try await holder.withExclusiveAccess(to: "k") {
             #expect(try raw.terminateLockHolder(table: table, key: "k") == 1)
-            try await Task.sleep(for: .seconds(5))
+            try await Task.sleep(for: .seconds(7))
             try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
         }
         #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))

@@ -78,10 +78,10 @@ struct PostgresNetworkFaultTests {
         let proxy = try FaultProxy(to: try PostgresTestServer.running)
         defer { proxy.stop() }
         let table = StoreFixtures.uniqueTable()
-        let waiter = try await StoreFixtures.store(table: table, lockTimeout: .seconds(10))
+        let waiter = try await StoreFixtures.store(table: table, lockTimeout: .seconds(20))
         let holder = try PostgresSessionStore(
             connectionString: proxy.connectionString("sslmode=disable"), table: table, poolSize: 1,
-            lockTimeout: .seconds(3))
+            lockTimeout: .seconds(4))
         try await waiter.save(StoreFixtures.state(), key: "k")
         let order = Recorder<String>()
         let read = Task<AuthState?, any Error> {
@@ -94,8 +94,8 @@ struct PostgresNetworkFaultTests {
         try await holder.withExclusiveAccess(to: "k") {
             proxy.resetConnections()
             order.record("reset")
-            // Two lease lengths: only the renewals on the reconnected place keep the waiter out.
-            try await Task.sleep(for: .seconds(6))
+            // Longer than a lease: only the renewals on the reconnected place keep the waiter out.
+            try await Task.sleep(for: .seconds(7))
             try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
             order.record("saved")
         }

@@ -35,6 +35,15 @@ struct FleetServer: Sendable {
         ["BEARER_E2E_STATE": state.path, "BEARER_E2E_ACCESS_TOKEN_SECONDS": String(accessTokenSeconds)]
     }
 
+    /// The end-to-end server scripts/test started (which has the fleet's users and client too),
+    /// for tests that need no server of their own; its grants are not read.
+    static var shared: FleetServer {
+        get throws {
+            let address = try #require(ProcessInfo.processInfo.environment["BEARER_E2E_SERVER"])
+            return FleetServer(state: URL(fileURLWithPath: "/nonexistent"), baseURL: try #require(URL(string: address)))
+        }
+    }
+
     static func start() async throws -> FleetServer {
         let state = URL(fileURLWithPath: "/tmp/bearer-fleet-\(UUID().uuidString.prefix(8))")
         let script = root.appendingPathComponent("scripts/e2e-server").path

@@ -52,7 +52,8 @@ struct ExchangeDeadlineTests {
     func extendedDeadlineLetsItFinish() async throws {
         let gated = GatedTransport()
         let (session, _) = try await Self.staleSession(replyingAfter: .zero, through: gated)
-        let first = ContinuousClock.now + .seconds(2)
+        // Long enough for the request to be sent on a loaded machine.
+        let first = ContinuousClock.now + .seconds(5)
         let deadline = ExchangeDeadline(first)
         let refresh = Task {
             try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
@@ -60,7 +61,7 @@ struct ExchangeDeadlineTests {
         await gated.waitForRequest()
         deadline.extend(to: .now + .seconds(60))
         // The answer comes only after the first deadline has passed.
-        try await Task.sleep(until: first + .milliseconds(500), clock: .continuous)
+        try await Task.sleep(until: first + .milliseconds(300), clock: .continuous)
         gated.answer()
         #expect(try await refresh.value == AccessToken("at-new"))
     }
