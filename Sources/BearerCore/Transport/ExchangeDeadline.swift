@@ -9,13 +9,20 @@ package final class ExchangeDeadline: @unchecked Sendable {
     // Unchecked: `latest` is touched only while holding `lock`.
     private let lock = Lock()
     private var latest: ContinuousClock.Instant
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     /// The deadline of the exchanges made by the current task and its child tasks.
     @TaskLocal package static var current: ExchangeDeadline?
 
     /// Creates a deadline at `instant`.
-    package init(_ instant: ContinuousClock.Instant) {
+    ///
+    /// - Parameters:
+    ///   - instant: The deadline.
+    ///   - now: Reads the time the deadline is compared with (tests move it on).
+    package init(_ instant: ContinuousClock.Instant, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now })
+    {
         latest = instant
+        self.now = now
     }
 
     /// When the exchanges must have been answered.
@@ -41,7 +48,7 @@ package final class ExchangeDeadline: @unchecked Sendable {
             group.addTask { try await exchange() }
             group.addTask {
                 while true {
-                    let left = ContinuousClock.now.duration(to: self.instant)
+                    let left = self.now().duration(to: self.instant)
                     guard left > .zero else { return nil }
                     try await Task.sleep(for: min(left, .milliseconds(250)))
                 }

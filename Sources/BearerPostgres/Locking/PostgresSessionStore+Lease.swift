@@ -58,7 +58,7 @@ extension PostgresSessionStore {
     }
 
     private func takeLock(
-        _ key: String, until deadline: ContinuousClock.Instant, timeout: @Sendable () -> any Error
+        _ key: String, until deadline: ContinuousClock.Instant, timeout: @escaping @Sendable () -> any Error
     ) async throws -> HeldLock {
         let (statements, table, owner) = (self.statements.lock, tableName.sql, self.owner)
         let lease = "\(Self.milliseconds(lockTimeout)) milliseconds"
@@ -86,6 +86,8 @@ extension PostgresSessionStore {
                         if connection.isHealthy {
                             try Self.resetLockTimeout(statements, to: usualTimeout, on: connection)
                         }
+                        // The server's own answer to the timeout did not come in time either.
+                        if connection.didTimeOut { throw timeout() }
                         throw error
                     }
                     do {

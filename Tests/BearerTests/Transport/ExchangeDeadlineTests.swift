@@ -52,18 +52,22 @@ struct ExchangeDeadlineTests {
     func extendedDeadlineLetsItFinish() async throws {
         let gated = GatedTransport()
         let (session, _) = try await Self.staleSession(replyingAfter: .zero, through: gated)
-        // Long enough for the request to be sent on a loaded machine.
-        let first = ContinuousClock.now + .seconds(5)
-        let deadline = ExchangeDeadline(first)
+        // The deadline's clock runs with the real one, and jumps when the test says.
+        let skew = Recorder<Duration>()
+        let now: @Sendable () -> ContinuousClock.Instant = { .now + (skew.all.last ?? .zero) }
+        let first = now() + .seconds(60)
+        let deadline = ExchangeDeadline(first, now: now)
         let refresh = Task {
             try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
         }
         await gated.waitForRequest()
-        deadline.extend(to: .now + .seconds(60))
-        // The answer comes only after the first deadline has passed.
-        try await Task.sleep(until: first + .milliseconds(300), clock: .continuous)
+        deadline.extend(to: now() + .seconds(600))
+        // The first deadline is now well past; the watcher looks every quarter second meanwhile.
+        skew.record(.seconds(120))
+        try await Task.sleep(for: .milliseconds(600))
         gated.answer()
         #expect(try await refresh.value == AccessToken("at-new"))
+        #expect(now() > first)
     }
 
     @Test("A deadline only ever moves later")
