@@ -57,8 +57,8 @@ package final class ExchangeDeadline: @unchecked Sendable {
             guard let first = try await group.next(), let value = first else {
                 throw BearerError.network(
                     "No answer from \(host) before the session store's claim on the session ran out (the store "
-                        + "could not renew it: its database is unreachable); the request was given up so that no "
-                        + "other instance refreshes with the same token meanwhile. Try again.")
+                        + "could not renew it: its database was unreachable, or the process too busy); the request "
+                        + "was given up so that no other instance refreshes with the same token meanwhile. Try again.")
             }
             return value
         }
