@@ -4,199 +4,205 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-/// `withExclusiveAccess` against a real server. Each store has its own pool, so two stores on the
-/// same table behave as two processes do.
-@Suite(
-    "PostgresSessionStore: exclusive access across connections",
-    .postgresServer, .enabled(if: PostgresTestServer.isInstalled, PostgresTestServer.skipReason))
-struct PostgresLockTests {
-    private static func peer(of table: String, lockTimeout: Duration = .seconds(10)) throws -> PostgresSessionStore {
-        try PostgresSessionStore(
-            connectionString: try PostgresTestServer.running.connectionString, table: table, lockTimeout: lockTimeout)
-    }
-
-    @Test("A body's loads and saves run on the lock's connection: with a pool of one they do not wait for it")
-    func bodyUsesLockConnection() async throws {
-        let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .seconds(2))
-        let saved = try await store.withExclusiveAccess(to: "k") { () -> AuthState? in
-            #expect(try await store.load(key: "k") == nil)
-            try await store.save(StoreFixtures.state(), key: "k")
-            // Nested access to the same key runs under the lock already held.
-            return try await store.withExclusiveAccess(to: "k") { try await store.load(key: "k") }
+extension SharedPostgresServer {
+    /// `withExclusiveAccess` against a real server. Each store has its own pool, so two stores on the
+    /// same table behave as two processes do.
+    @Suite(
+        "PostgresSessionStore: exclusive access across connections",
+        .enabled(if: PostgresTestServer.isInstalled, PostgresTestServer.skipReason))
+    struct PostgresLockTests {
+        private static func peer(of table: String, lockTimeout: Duration = .seconds(10)) throws -> PostgresSessionStore
+        {
+            try PostgresSessionStore(
+                connectionString: try PostgresTestServer.running.connectionString, table: table,
+                lockTimeout: lockTimeout)
         }
-        #expect(saved == StoreFixtures.state())
-        #expect(try await store.keys() == ["k"])
-        await store.close()
-    }
 
-    @Test("A save under the lock is committed before it returns: another connection reads it during the body")
-    func saveCommitsBeforeReturning() async throws {
-        let table = StoreFixtures.uniqueTable()
-        let store = try await StoreFixtures.store(table: table)
-        let reader = try Self.peer(of: table)
-        let seen = try await store.withExclusiveAccess(to: "k") { () -> AuthState? in
-            try await store.save(StoreFixtures.state(access: "at-new"), key: "k")
-            return try await reader.load(key: "k")
+        @Test("A body's loads and saves run on the lock's connection: with a pool of one they do not wait for it")
+        func bodyUsesLockConnection() async throws {
+            let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .seconds(2))
+            let saved = try await store.withExclusiveAccess(to: "k") { () -> AuthState? in
+                #expect(try await store.load(key: "k") == nil)
+                try await store.save(StoreFixtures.state(), key: "k")
+                // Nested access to the same key runs under the lock already held.
+                return try await store.withExclusiveAccess(to: "k") { try await store.load(key: "k") }
+            }
+            #expect(saved == StoreFixtures.state())
+            #expect(try await store.keys() == ["k"])
+            await store.close()
         }
-        #expect(seen?.accessToken == AccessToken("at-new"))
-        await store.close()
-        await reader.close()
-    }
 
-    @Test("Two connections never run bodies for the same key at once; other keys do not wait")
-    func bodiesExcludeEachOther() async throws {
-        let table = StoreFixtures.uniqueTable()
-        let stores = [try await StoreFixtures.store(table: table)] + (try (0..<3).map { _ in try Self.peer(of: table) })
-        let events = Recorder<String>()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, store) in stores.enumerated() {
-                for round in 0..<5 {
-                    group.addTask {
-                        try await store.withExclusiveAccess(to: "shared") {
-                            events.record("enter")
-                            try await Task.sleep(for: .milliseconds(5))
-                            events.record("leave")
+        @Test("A save under the lock is committed before it returns: another connection reads it during the body")
+        func saveCommitsBeforeReturning() async throws {
+            let table = StoreFixtures.uniqueTable()
+            let store = try await StoreFixtures.store(table: table)
+            let reader = try Self.peer(of: table)
+            let seen = try await store.withExclusiveAccess(to: "k") { () -> AuthState? in
+                try await store.save(StoreFixtures.state(access: "at-new"), key: "k")
+                return try await reader.load(key: "k")
+            }
+            #expect(seen?.accessToken == AccessToken("at-new"))
+            await store.close()
+            await reader.close()
+        }
+
+        @Test("Two connections never run bodies for the same key at once; other keys do not wait")
+        func bodiesExcludeEachOther() async throws {
+            let table = StoreFixtures.uniqueTable()
+            let stores =
+                [try await StoreFixtures.store(table: table)] + (try (0..<3).map { _ in try Self.peer(of: table) })
+            let events = Recorder<String>()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, store) in stores.enumerated() {
+                    for round in 0..<5 {
+                        group.addTask {
+                            try await store.withExclusiveAccess(to: "shared") {
+                                events.record("enter")
+                                try await Task.sleep(for: .milliseconds(5))
+                                events.record("leave")
+                            }
+                            _ = try await store.withExclusiveAccess(to: "own-\(index)-\(round)") { true }
                         }
-                        _ = try await store.withExclusiveAccess(to: "own-\(index)-\(round)") { true }
                     }
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            let all = events.all
+            #expect(all.count == 40)
+            #expect(
+                all == Array(repeating: ["enter", "leave"], count: 20).flatMap { $0 }, "bodies interleaved: \(all)")
+            for store in stores { await store.close() }
         }
-        let all = events.all
-        #expect(all.count == 40)
-        #expect(all == Array(repeating: ["enter", "leave"], count: 20).flatMap { $0 }, "bodies interleaved: \(all)")
-        for store in stores { await store.close() }
-    }
 
-    @Test("A lock held past the lock timeout gives a transient lockTimeout error and runs nothing")
-    func lockTimeout() async throws {
-        let table = StoreFixtures.uniqueTable()
-        let holder = try await StoreFixtures.store(table: table)
-        let waiter = try Self.peer(of: table, lockTimeout: .milliseconds(200))
-        let ran = Recorder<String>()
-        try await holder.withExclusiveAccess(to: "k") {
+        @Test("A lock held past the lock timeout gives a transient lockTimeout error and runs nothing")
+        func lockTimeout() async throws {
+            let table = StoreFixtures.uniqueTable()
+            let holder = try await StoreFixtures.store(table: table)
+            let waiter = try Self.peer(of: table, lockTimeout: .milliseconds(200))
+            let ran = Recorder<String>()
+            try await holder.withExclusiveAccess(to: "k") {
+                let error = await #expect(throws: PostgresSessionStoreError.self) {
+                    try await waiter.withExclusiveAccess(to: "k") { ran.record("waiter") }
+                }
+                #expect(error?.kind == .lockTimeout)
+                #expect(error?.isTransient == true)
+            }
+            #expect(ran.all.isEmpty)
+            try await waiter.withExclusiveAccess(to: "k") { ran.record("waiter") }
+            #expect(ran.all == ["waiter"], "the lock is free once its holder is done")
+            await holder.close()
+            await waiter.close()
+        }
+
+        @Test("A lock whose body could not start (no table yet) is released, not left on a pooled connection")
+        func failedAcquireReleasesLock() async throws {
+            let table = StoreFixtures.uniqueTable()
+            let early = try PostgresSessionStore(
+                connectionString: try PostgresTestServer.running.connectionString, table: table, poolSize: 1)
             let error = await #expect(throws: PostgresSessionStoreError.self) {
-                try await waiter.withExclusiveAccess(to: "k") { ran.record("waiter") }
+                try await early.withExclusiveAccess(to: "k") { Issue.record("the body ran without a table") }
             }
-            #expect(error?.kind == .lockTimeout)
-            #expect(error?.isTransient == true)
+            #expect(error?.kind == .schemaMissing)
+            try await early.prepareSchema()
+            // `early`'s one connection sits idle in its pool; had it kept the lock, this would time out.
+            let peer = try Self.peer(of: table, lockTimeout: .milliseconds(500))
+            #expect(try await peer.withExclusiveAccess(to: "k") { true })
+            await early.close()
+            await peer.close()
         }
-        #expect(ran.all.isEmpty)
-        try await waiter.withExclusiveAccess(to: "k") { ran.record("waiter") }
-        #expect(ran.all == ["waiter"], "the lock is free once its holder is done")
-        await holder.close()
-        await waiter.close()
-    }
 
-    @Test("A lock whose body could not start (no table yet) is released, not left on a pooled connection")
-    func failedAcquireReleasesLock() async throws {
-        let table = StoreFixtures.uniqueTable()
-        let early = try PostgresSessionStore(
-            connectionString: try PostgresTestServer.running.connectionString, table: table, poolSize: 1)
-        let error = await #expect(throws: PostgresSessionStoreError.self) {
-            try await early.withExclusiveAccess(to: "k") { Issue.record("the body ran without a table") }
+        @Test("A dead holder's lease, its lock gone with its connection, keeps a waiter out until it runs out")
+        func deadHolderLeaseRunsOut() async throws {
+            let table = StoreFixtures.uniqueTable()
+            let waiter = try await StoreFixtures.store(table: table, lockTimeout: .seconds(8))
+            try await waiter.save(StoreFixtures.state(), key: "k")
+            // What a process killed while it held the lock leaves: a lease of a second, and no lock.
+            let raw = try RawSQL(try PostgresTestServer.running.connectionString)
+            try raw.query(
+                "UPDATE \(table) SET lease_owner = 'killed', lease_taken_at = clock_timestamp(), "
+                    + "lease_until = clock_timestamp() + interval '1 second'")
+            let started = ContinuousClock.now
+            try await waiter.withExclusiveAccess(to: "k") {
+                try await waiter.save(StoreFixtures.state(access: "at-waiter"), key: "k")
+            }
+            #expect(ContinuousClock.now - started >= .milliseconds(900), "the waiter waited for the lease")
+            #expect(try await waiter.load(key: "k")?.accessToken == AccessToken("at-waiter"))
+            #expect(try raw.query("SELECT lease_owner FROM \(table)") == [nil], "the waiter's own lease was cleared")
+            await waiter.close()
         }
-        #expect(error?.kind == .schemaMissing)
-        try await early.prepareSchema()
-        // `early`'s one connection sits idle in its pool; had it kept the lock, this would time out.
-        let peer = try Self.peer(of: table, lockTimeout: .milliseconds(500))
-        #expect(try await peer.withExclusiveAccess(to: "k") { true })
-        await early.close()
-        await peer.close()
-    }
 
-    @Test("A dead holder's lease, its lock gone with its connection, keeps a waiter out until it runs out")
-    func deadHolderLeaseRunsOut() async throws {
-        let table = StoreFixtures.uniqueTable()
-        let waiter = try await StoreFixtures.store(table: table, lockTimeout: .seconds(8))
-        try await waiter.save(StoreFixtures.state(), key: "k")
-        // What a process killed while it held the lock leaves: a lease of a second, and no lock.
-        let raw = try RawSQL(try PostgresTestServer.running.connectionString)
-        try raw.query(
-            "UPDATE \(table) SET lease_owner = 'killed', lease_taken_at = clock_timestamp(), "
-                + "lease_until = clock_timestamp() + interval '1 second'")
-        let started = ContinuousClock.now
-        try await waiter.withExclusiveAccess(to: "k") {
-            try await waiter.save(StoreFixtures.state(access: "at-waiter"), key: "k")
+        @Test("A holder whose lock's connection was ended keeps its lease, and saves on its own reconnected place")
+        func holderOutlivesItsConnection() async throws {
+            let table = StoreFixtures.uniqueTable()
+            // A lease much shorter than the body: only its renewal keeps the waiter out.
+            let holder = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(4))
+            let waiter = try Self.peer(of: table, lockTimeout: .seconds(20))
+            try await holder.save(StoreFixtures.state(), key: "k")
+            let raw = try RawSQL(try PostgresTestServer.running.connectionString)
+            let read = Task<AuthState?, any Error> {
+                try await Task.sleep(for: .milliseconds(200))
+                return try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
+            }
+            try await holder.withExclusiveAccess(to: "k") {
+                #expect(try raw.terminateLockHolder(table: table, key: "k") == 1)
+                try await Task.sleep(for: .seconds(7))
+                try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
+            }
+            #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
+            await holder.close()
+            await waiter.close()
         }
-        #expect(ContinuousClock.now - started >= .milliseconds(900), "the waiter waited for the lease")
-        #expect(try await waiter.load(key: "k")?.accessToken == AccessToken("at-waiter"))
-        #expect(try raw.query("SELECT lease_owner FROM \(table)") == [nil], "the waiter's own lease was cleared")
-        await waiter.close()
-    }
 
-    @Test("A holder whose lock's connection was ended keeps its lease, and saves on its own reconnected place")
-    func holderOutlivesItsConnection() async throws {
-        let table = StoreFixtures.uniqueTable()
-        // A lease much shorter than the body: only its renewal keeps the waiter out.
-        let holder = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(4))
-        let waiter = try Self.peer(of: table, lockTimeout: .seconds(20))
-        try await holder.save(StoreFixtures.state(), key: "k")
-        let raw = try RawSQL(try PostgresTestServer.running.connectionString)
-        let read = Task<AuthState?, any Error> {
-            try await Task.sleep(for: .milliseconds(200))
-            return try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
+        @Test("Two sessions of two stores sharing a table refresh an expired grant once between them")
+        func authSessionsRefreshOnce() async throws {
+            let table = StoreFixtures.uniqueTable()
+            let first = try await StoreFixtures.store(table: table)
+            let second = try Self.peer(of: table)
+            let expired = StoreFixtures.state(expiresAt: StoreFixtures.epoch)
+            try await first.save(expired, key: "user-1")
+            let clock = TestClock(StoreFixtures.epoch.addingTimeInterval(60))
+            let transport = RecordingTransport(
+                replies: [.json(200, StoreFixtures.tokenResponse(access: "at-2", refresh: "rt-2"))],
+                responseDelay: .milliseconds(50))
+            var sessions: [AuthSession] = []
+            for store in [first, second, first, second] {
+                sessions.append(
+                    try #require(
+                        try await AuthSession.restore(
+                            key: "user-1", from: store, transport: transport, clock: clock.wallClock)))
+            }
+            let tokens = try await withThrowingTaskGroup(of: AccessToken.self) { group in
+                for session in sessions { group.addTask { try await session.validAccessToken() } }
+                return try await group.reduce(into: [AccessToken]()) { $0.append($1) }
+            }
+            #expect(tokens == Array(repeating: AccessToken("at-2"), count: 4))
+            #expect(await transport.requests(toPathEnding: "/token").count == 1)
+            #expect(try await second.load(key: "user-1")?.refreshToken == RefreshToken("rt-2"))
+            await first.close()
+            await second.close()
         }
-        try await holder.withExclusiveAccess(to: "k") {
-            #expect(try raw.terminateLockHolder(table: table, key: "k") == 1)
-            try await Task.sleep(for: .seconds(7))
-            try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
-        }
-        #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
-        await holder.close()
-        await waiter.close()
-    }
 
-    @Test("Two sessions of two stores sharing a table refresh an expired grant once between them")
-    func authSessionsRefreshOnce() async throws {
-        let table = StoreFixtures.uniqueTable()
-        let first = try await StoreFixtures.store(table: table)
-        let second = try Self.peer(of: table)
-        let expired = StoreFixtures.state(expiresAt: StoreFixtures.epoch)
-        try await first.save(expired, key: "user-1")
-        let clock = TestClock(StoreFixtures.epoch.addingTimeInterval(60))
-        let transport = RecordingTransport(
-            replies: [.json(200, StoreFixtures.tokenResponse(access: "at-2", refresh: "rt-2"))],
-            responseDelay: .milliseconds(50))
-        var sessions: [AuthSession] = []
-        for store in [first, second, first, second] {
-            sessions.append(
-                try #require(
-                    try await AuthSession.restore(
-                        key: "user-1", from: store, transport: transport, clock: clock.wallClock)))
+        @Test("A holder whose connection broke saves again under its lease, and a waiter reads that save")
+        func leaseLetsHolderSaveAgain() async throws {
+            let table = StoreFixtures.uniqueTable()
+            let holder = try await StoreFixtures.store(table: table, lockTimeout: .seconds(5))
+            let waiter = try Self.peer(of: table, lockTimeout: .seconds(8))
+            try await holder.save(StoreFixtures.state(), key: "k")
+            let raw = try RawSQL(try PostgresTestServer.running.connectionString)
+            let read = Task<AuthState?, any Error> {
+                try await Task.sleep(for: .milliseconds(200))
+                return try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
+            }
+            try await holder.withExclusiveAccess(to: "k") {
+                #expect(try raw.terminateLockHolder(table: table, key: "k") == 1)
+                // The waiter now gets the advisory lock but must wait for the lease.
+                try await Task.sleep(for: .milliseconds(600))
+                try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
+            }
+            #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
+            #expect(try raw.query("SELECT lease_owner FROM \(table)") == [nil], "the lease was cleared")
+            await holder.close()
+            await waiter.close()
         }
-        let tokens = try await withThrowingTaskGroup(of: AccessToken.self) { group in
-            for session in sessions { group.addTask { try await session.validAccessToken() } }
-            return try await group.reduce(into: [AccessToken]()) { $0.append($1) }
-        }
-        #expect(tokens == Array(repeating: AccessToken("at-2"), count: 4))
-        #expect(await transport.requests(toPathEnding: "/token").count == 1)
-        #expect(try await second.load(key: "user-1")?.refreshToken == RefreshToken("rt-2"))
-        await first.close()
-        await second.close()
-    }
-
-    @Test("A holder whose connection broke saves again under its lease, and a waiter reads that save")
-    func leaseLetsHolderSaveAgain() async throws {
-        let table = StoreFixtures.uniqueTable()
-        let holder = try await StoreFixtures.store(table: table, lockTimeout: .seconds(5))
-        let waiter = try Self.peer(of: table, lockTimeout: .seconds(8))
-        try await holder.save(StoreFixtures.state(), key: "k")
-        let raw = try RawSQL(try PostgresTestServer.running.connectionString)
-        let read = Task<AuthState?, any Error> {
-            try await Task.sleep(for: .milliseconds(200))
-            return try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
-        }
-        try await holder.withExclusiveAccess(to: "k") {
-            #expect(try raw.terminateLockHolder(table: table, key: "k") == 1)
-            // The waiter now gets the advisory lock but must wait for the lease.
-            try await Task.sleep(for: .milliseconds(600))
-            try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
-        }
-        #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
-        #expect(try raw.query("SELECT lease_owner FROM \(table)") == [nil], "the lease was cleared")
-        await holder.close()
-        await waiter.close()
     }
 }
