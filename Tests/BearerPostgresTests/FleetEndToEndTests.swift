@@ -187,7 +187,7 @@ struct FleetEndToEndTests {
             let victim = try worker([
                 "hold", try PostgresTestServer.running.connectionString, Self.table, Self.prefix + "07",
             ])
-            #expect(try await victim.waitForOutput(containing: "holding", within: 10))
+            #expect(try await victim.waitForOutput(containing: "holding", within: 60), "\(victim.output)")
             try await Task.sleep(for: .seconds(1))
             victim.kill()
             _ = await victim.wait()

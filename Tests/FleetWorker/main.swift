@@ -8,7 +8,8 @@
 //       (`done <key>`), then prints one JSON line of counts (requests, successes, invalid grants
 //       and their keys, errors by kind); never a token.
 //   BearerFleetWorker hold <connection> <table> <key>
-//       takes the key's lock, prints "holding" and sleeps until it is killed.
+//       takes the key's lock (trying again after transient errors), prints "holding" and sleeps
+//       until it is killed.
 //   BearerFleetWorker refresh <connection> <table> <key prefix> <first> <count> <tasks> <token URL>
 //       restores sessions <first>..<first+count-1> and refreshes each once (the benchmark's
 //       stale sessions); prints {"refreshed": n, "failed": n, "seconds": s}.
@@ -138,13 +139,20 @@ case "run":
 case "hold":
     guard arguments.count == 4 else { fail("usage: hold <connection> <table> <key>") }
     let shared = store(arguments[1], arguments[2], poolSize: 1)
-    do {
-        try await shared.withExclusiveAccess(to: arguments[3]) {
-            FileHandle.standardOutput.write(Data("holding\n".utf8))
-            try await Task.sleep(for: .seconds(600))
+    // The key is busy with the other workers' requests: a wait longer than the lock timeout is
+    // tried again, as a request handler's next request would.
+    while true {
+        do {
+            try await shared.withExclusiveAccess(to: arguments[3]) {
+                FileHandle.standardOutput.write(Data("holding\n".utf8))
+                try await Task.sleep(for: .seconds(600))
+            }
+        } catch let error as PostgresSessionStoreError where error.isTransient {
+            trace("retrying: \(Tally.name(of: error))")
+            continue
+        } catch {
+            fail("\(error)")
         }
-    } catch {
-        fail("\(error)")
     }
 case "refresh":
     guard arguments.count == 8, let first = Int(arguments[4]), let count = Int(arguments[5]),
