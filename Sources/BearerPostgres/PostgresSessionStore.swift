@@ -44,10 +44,10 @@ public struct PostgresSessionStore: SessionStore {
     let pool: ConnectionPool
     let tableName: TableName
     let statements: StoreStatements
-    /// The process's turns for each key (shared by copies of the store).
-    let queue: KeyQueue
+    /// The store's turns for each key, taken before a connection (shared by copies of the store).
+    let turns: AsyncKeyedLock
     /// The owner this store writes into the leases it takes: one per store, so that a store whose
-    /// save failed takes its own lease over on its next call (its tasks take turns in ``queue``).
+    /// save failed takes its own lease over on its next call (its tasks take turns in ``turns``).
     let owner: String
     private let poolID: ObjectIdentifier
 
@@ -89,7 +89,7 @@ public struct PostgresSessionStore: SessionStore {
         self.pool = pool
         self.tableName = tableName
         self.statements = StoreStatements(table: tableName)
-        self.queue = KeyQueue()
+        self.turns = AsyncKeyedLock()
         self.owner = UUID().uuidString
         self.poolID = ObjectIdentifier(pool)
     }
@@ -167,23 +167,26 @@ public struct PostgresSessionStore: SessionStore {
         _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
         if heldLock(of: key) != nil { return try await body() }
-        let held = try await acquire(key)
-        let renewal = Task { await renewLease(held) }
-        let outcome: Swift.Result<Result, any Error>
-        do {
-            outcome = .success(
-                try await HeldLock.$current.withValue(HeldLock.current + [held]) {
-                    try await ExchangeDeadline.$current.withValue(held.exchangeDeadline) {
-                        try await body()
-                    }
-                })
-        } catch {
-            outcome = .failure(error)
+        let deadline = ContinuousClock.now + lockTimeout
+        return try await turns.withLock(key, until: deadline, timeout: lockTimeoutError) {
+            let held = try await acquire(key, until: deadline)
+            let renewal = Task { await renewLease(held) }
+            let outcome: Swift.Result<Result, any Error>
+            do {
+                outcome = .success(
+                    try await HeldLock.$current.withValue(HeldLock.current + [held]) {
+                        try await ExchangeDeadline.$current.withValue(held.exchangeDeadline) {
+                            try await body()
+                        }
+                    })
+            } catch {
+                outcome = .failure(error)
+            }
+            renewal.cancel()
+            await renewal.value
+            await release(held)
+            return try outcome.get()
         }
-        renewal.cancel()
-        await renewal.value
-        await release(held)
-        return try outcome.get()
     }
 
     /// Closes the store's connections (those in use once they are returned); later calls fail

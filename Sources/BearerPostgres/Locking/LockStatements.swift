@@ -5,7 +5,7 @@
 /// share their locks, and two keys of a million collide with a chance of about 1 in 10^7.
 ///
 /// Waiting for the lock queues in PostgreSQL, first come first served across every instance;
-/// within one store, tasks take turns before that (``KeyQueue``), so one connection waits per key.
+/// within one store, tasks take turns before that (``AsyncKeyedLock``), so one connection waits per key.
 ///
 /// The lease (`lease_owner`, `lease_taken_at`, `lease_until`) is what keeps other instances out
 /// when the lock's connection broke while its holder lives on (see

@@ -14,8 +14,7 @@ extension PostgresSessionStore {
     /// - Throws: ``PostgresSessionStoreError``; the holder then keeps its lease when it gives the
     ///   lock back, so no other instance spends the refresh token the unsaved session replaced.
     func saveHoldingLock(_ held: HeldLock, bytes: Data, isSealed: Bool) async throws {
-        let (statements, key, owner) = (self.statements, held.key, self.owner)
-        let lease = "\(Self.milliseconds(lockTimeout)) milliseconds"
+        let (statements, key, owner, lease) = (self.statements, held.key, self.owner, leaseInterval)
         if !held.lockLost {
             do {
                 try await held.place.run(.holdingLock(serial: held.serial)) { connection in

@@ -25,32 +25,28 @@ import BearerCore
 /// that runs out within the lock timeout. The server's clock decides, so the rule holds across
 /// machines.
 ///
-/// Tasks of one store wait for the key in its ``KeyQueue`` without a connection; the one whose
+/// Tasks of one store wait for the key in its turns (``AsyncKeyedLock``) without a connection; the one whose
 /// turn it is waits for the lock in PostgreSQL's queue, first come first served across every
 /// instance, on one connection, with the connection's `lock_timeout` set to what is left of the
 /// store's. The whole wait lasts at most the lock timeout, and ends at once when the task is
 /// cancelled (closing the waiting connection).
 extension PostgresSessionStore {
-    func acquire(_ key: String) async throws -> HeldLock {
-        let deadline = ContinuousClock.now + lockTimeout
+    /// The error of a wait for a key's lock that lasted the lock timeout.
+    var lockTimeoutError: @Sendable () -> any Error {
         let timeoutMilliseconds = Self.milliseconds(lockTimeout)
-        let timeout: @Sendable () -> any Error = {
+        return {
             PostgresSessionStoreError.lockTimeout(
                 "Another task or instance held this session's lock (or the lease of a holder whose connection "
                     + "broke) for longer than the lock timeout (\(timeoutMilliseconds) ms); try again.",
                 sqlState: nil)
         }
-        try await queue.enter(key, until: deadline, timeout: timeout)
-        let held: HeldLock
-        do {
-            held = try await takeLock(key, until: deadline, timeout: timeout)
-        } catch {
-            queue.leave(key)
-            throw error
-        }
+    }
+
+    /// Takes the lock of `key` and, with it, the row's lease; called in the store's turn for the key.
+    func acquire(_ key: String, until deadline: ContinuousClock.Instant) async throws -> HeldLock {
+        let held = try await takeLock(key, until: deadline, timeout: lockTimeoutError)
         if Task.isCancelled {
-            // Taken just as the task was cancelled: given back (with the turn) before anything
-            // runs under it.
+            // Taken just as the task was cancelled: given back before anything runs under it.
             await release(held)
             throw CancellationError()
         }
@@ -60,8 +56,7 @@ extension PostgresSessionStore {
     private func takeLock(
         _ key: String, until deadline: ContinuousClock.Instant, timeout: @escaping @Sendable () -> any Error
     ) async throws -> HeldLock {
-        let (statements, table, owner) = (self.statements.lock, tableName.sql, self.owner)
-        let lease = "\(Self.milliseconds(lockTimeout)) milliseconds"
+        let (statements, table, owner, lease) = (self.statements.lock, tableName.sql, self.owner, leaseInterval)
         let usualTimeout = String(Self.milliseconds(lockTimeout))
         var pause = Duration.milliseconds(5)
         while true {
@@ -144,7 +139,6 @@ extension PostgresSessionStore {
     func release(_ held: HeldLock) async {
         let (statements, table, owner, key) = (self.statements.lock, tableName.sql, self.owner, held.key)
         let keepsLease = held.saveFailed
-        defer { queue.leave(key) }
         if !held.lockLost {
             do {
                 try await held.place.run(.holdingLock(serial: held.serial)) { connection in
@@ -171,8 +165,7 @@ extension PostgresSessionStore {
     /// Renews the lease every quarter of the lock timeout until the task is cancelled (a row with
     /// no lease yet has nothing to renew until its first save).
     func renewLease(_ held: HeldLock) async {
-        let (renew, owner, key) = (statements.lock.renew, self.owner, held.key)
-        let lease = "\(Self.milliseconds(lockTimeout)) milliseconds"
+        let (renew, owner, key, lease) = (statements.lock.renew, self.owner, held.key, leaseInterval)
         let interval = min(max(lockTimeout / 4, .milliseconds(50)), .seconds(5))
         while true {
             do { try await Task.sleep(for: interval) } catch { return }
@@ -218,6 +211,9 @@ extension PostgresSessionStore {
             throw error
         }
     }
+
+    /// The lease's length as a PostgreSQL interval: the lock timeout.
+    var leaseInterval: String { "\(Self.milliseconds(lockTimeout)) milliseconds" }
 
     static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
