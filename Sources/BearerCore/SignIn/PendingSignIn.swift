@@ -43,12 +43,6 @@ public struct PendingSignIn: Sendable, Hashable, Codable {
     public var authorizationURL: URL { request.url }
     /// The `state` the callback must carry: the key a ``PendingSignInStore`` files it under.
     public var state: String { request.state }
-    /// The issuer of the authorization server.
-    public var issuer: URL { request.server.issuer }
-    /// The redirect URI the callback must arrive at.
-    public var redirectURI: URL { request.redirectURI }
-    /// The requested scopes.
-    public var scopes: [String] { request.scopes }
 
     init(request: AuthorizationRequest, key: String, createdAt: Date, tokenParameters: [String: String]) {
         self.request = request
