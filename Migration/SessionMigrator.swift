@@ -57,13 +57,17 @@ public struct SessionMigrator: Sendable {
     ///   holds a verified copy and the legacy item is still there.
     @discardableResult
     public func migrate(item: String, to key: String) async throws -> Outcome {
-        try await destination.withExclusiveAccess(to: key) {
-            try await migrateHoldingLock(item: item, key: key)
+        try await destination.withExclusiveAccess(to: key) { access in
+            try await migrateHoldingLock(item: item, key: key, access)
         }
     }
 
-    private func migrateHoldingLock(item: String, key: String) async throws -> Outcome {
-        if let existing = try await destination.load(key: key) {
+    private func migrateHoldingLock(
+        item: String,
+        key: String,
+        _ destination: some ExclusiveSessionAccess
+    ) async throws -> Outcome {
+        if let existing = try await destination.load() {
             if let data = try await legacy.read(item), let session = try? decode(data), session == existing {
                 try await legacy.remove(item)
             }
@@ -71,16 +75,16 @@ public struct SessionMigrator: Sendable {
         }
         guard let data = try await legacy.read(item) else { return .nothingToMigrate }
         let session = try decode(data)
-        try await destination.save(session, key: key)
+        try await destination.save(session, replacing: nil)
         let readBack: AuthState?
         do {
-            readBack = try await destination.load(key: key)
+            readBack = try await destination.load()
         } catch {
-            try? await destination.remove(key: key)
+            try? await destination.remove()
             throw error
         }
         guard readBack == session else {
-            try? await destination.remove(key: key)
+            try? await destination.remove()
             throw MigrationError.verificationFailed(
                 "The session saved under \(key) did not read back the same, so it was removed and the legacy item "
                     + "\(item) kept; check that the session store keeps what it is given, then migrate again."

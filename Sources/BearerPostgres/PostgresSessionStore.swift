@@ -100,48 +100,17 @@ public struct PostgresSessionStore: SessionStore {
     ///   `CancellationError` when the task is cancelled while it waits.
     public func load(key: String) async throws -> AuthState? {
         let select = statements.load
-        let work: @Sendable (PostgresConnection) throws -> [Data?]? = { connection in
+        let row = try await run(stoppingOnCancellation: true) { connection in
             try connection.execute(select, [.text(key)]).first
         }
-        let row =
-            if let held = heldLock(of: key) {
-                try await runHolding(held, work)
-            } else {
-                try await run(stoppingOnCancellation: true, work)
-            }
+        return try await decode(row, key: key)
+    }
+
+    /// The session in a row of ``StoreStatements/load``; `nil` when there is none.
+    func decode(_ row: [Data?]?, key: String) async throws -> AuthState? {
         guard let row, row.count == 2, let bytes = row[0], let flag = row[1] else { return nil }
         let plaintext = try await opened(bytes, isSealed: flag.first == 1, key: key)
         return try AuthState(encoded: plaintext)
-    }
-
-    /// Saves `state` under `key`, committed before this returns.
-    ///
-    /// - Throws: ``PostgresSessionStoreError``; the stored row is then unchanged.
-    public func save(_ state: AuthState, key: String) async throws {
-        let bytes = try await sealed(try state.encoded(), key: key)
-        let isSealed = sealing != nil
-        if let held = heldLock(of: key) {
-            try await saveHoldingLock(held, bytes: bytes, isSealed: isSealed)
-            return
-        }
-        let upsert = statements.upsert
-        try await run { connection in
-            try connection.execute(upsert, [.text(key), .bytes(bytes), .bool(isSealed)])
-        }
-    }
-
-    /// Removes the session saved under `key`.
-    ///
-    /// - Throws: ``PostgresSessionStoreError``.
-    public func remove(key: String) async throws {
-        if let held = heldLock(of: key) {
-            try await removeHoldingLock(held)
-            return
-        }
-        let delete = statements.delete
-        try await run { connection in
-            try connection.execute(delete, [.text(key)])
-        }
     }
 
     /// The keys of the saved sessions, sorted by their UTF-8 bytes.
@@ -156,29 +125,23 @@ public struct PostgresSessionStore: SessionStore {
     }
 
     /// Runs `body` while holding the PostgreSQL advisory lock of `key`, which every process
-    /// sharing the database respects. The body's loads, saves and removals of `key` use the
-    /// lock's connection; a body nested in another for the same key runs under the lock it holds.
+    /// sharing the database respects. The body's loads, saves and removals go through `access`,
+    /// on the lock's connection and under its lease.
     ///
     /// - Throws: What `body` throws; ``PostgresSessionStoreError/Kind/lockTimeout`` when another
     ///   task or process held the lock for longer than ``lockTimeout`` (nothing ran);
     ///   `CancellationError` when the task was cancelled before the lock was taken (nothing ran).
     public func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
-        if heldLock(of: key) != nil { return try await body() }
         let deadline = ContinuousClock.now + lockTimeout
         return try await turns.withLock(key, until: deadline, timeout: lockTimeoutError) {
             let held = try await acquire(key, until: deadline)
             let renewal = Task { await renewLease(held) }
             let outcome: Swift.Result<Result, any Error>
             do {
-                outcome = .success(
-                    try await HeldLock.$current.withValue(HeldLock.current + [held]) {
-                        try await ExchangeDeadline.$current.withValue(held.exchangeDeadline) {
-                            try await body()
-                        }
-                    })
+                outcome = .success(try await body(Access(store: self, held: held)))
             } catch {
                 outcome = .failure(error)
             }
@@ -210,9 +173,5 @@ public struct PostgresSessionStore: SessionStore {
             pool.checkIn(connection)
             throw error
         }
-    }
-
-    func heldLock(of key: String) -> HeldLock? {
-        HeldLock.current.first { $0.pool == poolID && $0.key == key }
     }
 }

@@ -31,8 +31,17 @@ public final class TestClock: @unchecked Sendable {
         lock.withLock { current = current.addingTimeInterval(seconds) }
     }
 
-    /// A ``WallClock`` reading this clock.
+    /// A ``WallClock`` reading this clock. Its waits (the device flow's polls) move this clock
+    /// forward by the time waited instead of taking it, so a test of a polling flow runs at once.
     public var wallClock: WallClock {
-        WallClock { [self] in now }
+        WallClock(
+            waitingWith: { [self] duration in
+                try Task.checkCancellation()
+                let (seconds, attoseconds) = duration.components
+                advance(by: TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18)
+                await Task.yield()
+            },
+            { [self] in now }
+        )
     }
 }

@@ -38,15 +38,16 @@ private actor FailingDestination: SessionStore {
         return try await base.load(key: key)
     }
 
-    func save(_ state: AuthState, key: String) async throws {
+    private func countLoad() throws {
+        loads += 1
+        try fail(loads == 1 ? .firstLoad : .loadBack)
+    }
+
+    private func stateToSave(_ state: AuthState) throws -> AuthState {
         try fail(.save)
         var stored = state
         if corruptsSaves { stored.grantedScopes.append("tampered") }
-        try await base.save(stored, key: key)
-    }
-
-    func remove(key: String) async throws {
-        try await base.remove(key: key)
+        return stored
     }
 
     func keys() async throws -> [String] {
@@ -55,10 +56,35 @@ private actor FailingDestination: SessionStore {
 
     nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
         try await failLock()
-        return try await base.withExclusiveAccess(to: key, body)
+        return try await base.withExclusiveAccess(to: key) { access in
+            try await body(Access(store: self, base: access))
+        }
+    }
+
+    /// The underlying access, with the injected failures.
+    struct Access: ExclusiveSessionAccess {
+        let store: FailingDestination
+        let base: InMemorySessionStore.Access
+
+        func load() async throws -> AuthState? {
+            try await store.countLoad()
+            return try await base.load()
+        }
+
+        func save(_ state: AuthState, replacing expected: AuthState?) async throws {
+            try await base.save(try await store.stateToSave(state), replacing: expected)
+        }
+
+        func write(_ state: AuthState) async throws {
+            try await base.write(try await store.stateToSave(state))
+        }
+
+        func remove() async throws {
+            try await base.remove()
+        }
     }
 
     private func failLock() throws {

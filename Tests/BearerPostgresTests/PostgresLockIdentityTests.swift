@@ -29,7 +29,7 @@ extension SharedPostgresServer {
                 for store in stores {
                     for _ in 0..<5 {
                         group.addTask {
-                            try await store.withExclusiveAccess(to: "k") {
+                            try await store.withExclusiveAccess(to: "k") { _ in
                                 events.record("enter")
                                 try await Task.sleep(for: .milliseconds(5))
                                 events.record("leave")
@@ -48,7 +48,7 @@ extension SharedPostgresServer {
             let reserved = try await StoreFixtures.store(table: "user")
             try await reserved.save(StoreFixtures.state(), key: "k")
             #expect(
-                try await reserved.withExclusiveAccess(to: "k") { try await reserved.load(key: "k") }
+                try await reserved.withExclusiveAccess(to: "k") { access in try await access.load() }
                     == StoreFixtures.state())
             #expect(try PostgresSessionStore.schemaSQL(table: "user").contains(#"CREATE TABLE IF NOT EXISTS "user" ("#))
             // The same table, quoted: it reads the same row.
@@ -81,10 +81,10 @@ extension SharedPostgresServer {
             let table = StoreFixtures.uniqueTable()
             let first = try await StoreFixtures.store(table: table)
             let second = try Self.store(table, lockTimeout: .seconds(1))
-            let (other, both) = try await first.withExclusiveAccess(to: keys[0]) {
+            let (other, both) = try await first.withExclusiveAccess(to: keys[0]) { _ in
                 (
-                    try await second.withExclusiveAccess(to: keys[1]) { true },
-                    try await first.withExclusiveAccess(to: keys[1]) { true }
+                    try await second.withExclusiveAccess(to: keys[1]) { _ in true },
+                    try await first.withExclusiveAccess(to: keys[1]) { _ in true }
                 )
             }
             #expect(other, "another store took the colliding key while the first was held")
@@ -101,7 +101,7 @@ extension SharedPostgresServer {
             let order = Recorder<String>()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await store.withExclusiveAccess(to: "hot") {
+                    try await store.withExclusiveAccess(to: "hot") { _ in
                         order.record("holding")
                         while order.all.filter({ $0 == "other loaded" }).count < 5 {
                             try await Task.sleep(for: .milliseconds(10))
@@ -111,7 +111,7 @@ extension SharedPostgresServer {
                 }
                 while order.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
                 for _ in 0..<12 {
-                    group.addTask { try await store.withExclusiveAccess(to: "hot") { order.record("waiter") } }
+                    group.addTask { try await store.withExclusiveAccess(to: "hot") { _ in order.record("waiter") } }
                 }
                 try await Task.sleep(for: .milliseconds(200))
                 for _ in 0..<5 {
@@ -132,13 +132,13 @@ extension SharedPostgresServer {
             let store = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .seconds(600))
             let peer = try Self.store(table, lockTimeout: .seconds(600))
             let order = Recorder<String>()
-            try await store.withExclusiveAccess(to: "k") {
-                // Detached: a task made inside the body would run under the lock its body holds.
+            try await store.withExclusiveAccess(to: "k") { access in
+                // Tasks of their own, waiting while this body holds the lock.
                 let forLock = Task.detached {
-                    try await peer.withExclusiveAccess(to: "k") { order.record("peer body") }
+                    try await peer.withExclusiveAccess(to: "k") { _ in order.record("peer body") }
                 }
                 let forTurn = Task.detached {
-                    try await store.withExclusiveAccess(to: "k") { order.record("own body") }
+                    try await store.withExclusiveAccess(to: "k") { _ in order.record("own body") }
                 }
                 // The pool's one connection holds the lock, so another key's load waits for it.
                 let forConnection = Task.detached { try await store.load(key: "other") }
@@ -154,7 +154,7 @@ extension SharedPostgresServer {
                 order.record("holder done")
             }
             #expect(order.all == ["holder done"])
-            #expect(try await peer.withExclusiveAccess(to: "k") { true }, "the lock is free for the next")
+            #expect(try await peer.withExclusiveAccess(to: "k") { _ in true }, "the lock is free for the next")
             await store.close()
             await peer.close()
         }
@@ -173,13 +173,13 @@ extension SharedPostgresServer {
                 CREATE TRIGGER refuse BEFORE UPDATE ON \(table) FOR EACH ROW EXECUTE FUNCTION \(table)_refuse();
                 """)
             let error = await #expect(throws: PostgresSessionStoreError.self) {
-                try await store.withExclusiveAccess(to: "k") { Issue.record("the body ran") }
+                try await store.withExclusiveAccess(to: "k") { _ in Issue.record("the body ran") }
             }
             #expect(error?.kind == .serverError, "\(String(describing: error))")
             try raw.query("DROP TRIGGER refuse ON \(table)")
             #expect(try raw.lockHolders(table: table, key: "k") == 0, "no connection holds the lock")
             let peer = try Self.store(table, lockTimeout: .seconds(1))
-            #expect(try await peer.withExclusiveAccess(to: "k") { true })
+            #expect(try await peer.withExclusiveAccess(to: "k") { _ in true })
             await store.close()
             await peer.close()
         }
@@ -194,17 +194,17 @@ extension SharedPostgresServer {
             let order = Recorder<String>()
             let read = Task<AuthState?, any Error> {
                 while order.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-                return try await waiter.withExclusiveAccess(to: "new") {
+                return try await waiter.withExclusiveAccess(to: "new") { access in
                     order.record("waiter")
-                    return try await waiter.load(key: "new")
+                    return try await access.load()
                 }
             }
-            try await holder.withExclusiveAccess(to: "new") {
-                try await holder.save(StoreFixtures.state(), key: "new")
+            try await holder.withExclusiveAccess(to: "new") { access in
+                try await access.write(StoreFixtures.state())
                 #expect(try raw.terminateLockHolder(table: table, key: "new") == 1)
                 order.record("ended")
                 try await Task.sleep(for: .seconds(7))
-                try await holder.save(StoreFixtures.state(access: "at-2", refresh: "rt-2"), key: "new")
+                try await access.write(StoreFixtures.state(access: "at-2", refresh: "rt-2"))
                 order.record("saved")
             }
             #expect(try await read.value == StoreFixtures.state(access: "at-2", refresh: "rt-2"))

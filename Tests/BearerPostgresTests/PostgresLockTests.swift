@@ -21,11 +21,10 @@ extension SharedPostgresServer {
         @Test("A body's loads and saves run on the lock's connection: with a pool of one they do not wait for it")
         func bodyUsesLockConnection() async throws {
             let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .seconds(2))
-            let saved = try await store.withExclusiveAccess(to: "k") { () -> AuthState? in
-                #expect(try await store.load(key: "k") == nil)
-                try await store.save(StoreFixtures.state(), key: "k")
-                // Nested access to the same key runs under the lock already held.
-                return try await store.withExclusiveAccess(to: "k") { try await store.load(key: "k") }
+            let saved = try await store.withExclusiveAccess(to: "k") { access -> AuthState? in
+                #expect(try await access.load() == nil)
+                try await access.write(StoreFixtures.state())
+                return try await access.load()
             }
             #expect(saved == StoreFixtures.state())
             #expect(try await store.keys() == ["k"])
@@ -37,8 +36,8 @@ extension SharedPostgresServer {
             let table = StoreFixtures.uniqueTable()
             let store = try await StoreFixtures.store(table: table)
             let reader = try Self.peer(of: table)
-            let seen = try await store.withExclusiveAccess(to: "k") { () -> AuthState? in
-                try await store.save(StoreFixtures.state(access: "at-new"), key: "k")
+            let seen = try await store.withExclusiveAccess(to: "k") { access -> AuthState? in
+                try await access.write(StoreFixtures.state(access: "at-new"))
                 return try await reader.load(key: "k")
             }
             #expect(seen?.accessToken == AccessToken("at-new"))
@@ -56,12 +55,12 @@ extension SharedPostgresServer {
                 for (index, store) in stores.enumerated() {
                     for round in 0..<5 {
                         group.addTask {
-                            try await store.withExclusiveAccess(to: "shared") {
+                            try await store.withExclusiveAccess(to: "shared") { _ in
                                 events.record("enter")
                                 try await Task.sleep(for: .milliseconds(5))
                                 events.record("leave")
                             }
-                            _ = try await store.withExclusiveAccess(to: "own-\(index)-\(round)") { true }
+                            _ = try await store.withExclusiveAccess(to: "own-\(index)-\(round)") { _ in true }
                         }
                     }
                 }
@@ -80,15 +79,15 @@ extension SharedPostgresServer {
             let holder = try await StoreFixtures.store(table: table)
             let waiter = try Self.peer(of: table, lockTimeout: .milliseconds(200))
             let ran = Recorder<String>()
-            try await holder.withExclusiveAccess(to: "k") {
+            try await holder.withExclusiveAccess(to: "k") { _ in
                 let error = await #expect(throws: PostgresSessionStoreError.self) {
-                    try await waiter.withExclusiveAccess(to: "k") { ran.record("waiter") }
+                    try await waiter.withExclusiveAccess(to: "k") { _ in ran.record("waiter") }
                 }
                 #expect(error?.kind == .lockTimeout)
                 #expect(error?.isTransient == true)
             }
             #expect(ran.all.isEmpty)
-            try await waiter.withExclusiveAccess(to: "k") { ran.record("waiter") }
+            try await waiter.withExclusiveAccess(to: "k") { _ in ran.record("waiter") }
             #expect(ran.all == ["waiter"], "the lock is free once its holder is done")
             await holder.close()
             await waiter.close()
@@ -100,13 +99,13 @@ extension SharedPostgresServer {
             let early = try PostgresSessionStore(
                 connectionString: try PostgresTestServer.running.connectionString, table: table, poolSize: 1)
             let error = await #expect(throws: PostgresSessionStoreError.self) {
-                try await early.withExclusiveAccess(to: "k") { Issue.record("the body ran without a table") }
+                try await early.withExclusiveAccess(to: "k") { _ in Issue.record("the body ran without a table") }
             }
             #expect(error?.kind == .schemaMissing)
             try await early.prepareSchema()
             // `early`'s one connection sits idle in its pool; had it kept the lock, this would time out.
             let peer = try Self.peer(of: table, lockTimeout: .milliseconds(500))
-            #expect(try await peer.withExclusiveAccess(to: "k") { true })
+            #expect(try await peer.withExclusiveAccess(to: "k") { _ in true })
             await early.close()
             await peer.close()
         }
@@ -122,8 +121,8 @@ extension SharedPostgresServer {
                 "UPDATE \(table) SET lease_owner = 'killed', lease_taken_at = clock_timestamp(), "
                     + "lease_until = clock_timestamp() + interval '1 second'")
             let started = ContinuousClock.now
-            try await waiter.withExclusiveAccess(to: "k") {
-                try await waiter.save(StoreFixtures.state(access: "at-waiter"), key: "k")
+            try await waiter.withExclusiveAccess(to: "k") { access in
+                try await access.write(StoreFixtures.state(access: "at-waiter"))
             }
             #expect(ContinuousClock.now - started >= .milliseconds(900), "the waiter waited for the lease")
             #expect(try await waiter.load(key: "k")?.accessToken == AccessToken("at-waiter"))
@@ -141,12 +140,12 @@ extension SharedPostgresServer {
             let raw = try RawSQL(try PostgresTestServer.running.connectionString)
             let read = Task<AuthState?, any Error> {
                 try await Task.sleep(for: .milliseconds(200))
-                return try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
+                return try await waiter.withExclusiveAccess(to: "k") { access in try await access.load() }
             }
-            try await holder.withExclusiveAccess(to: "k") {
+            try await holder.withExclusiveAccess(to: "k") { access in
                 #expect(try raw.terminateLockHolder(table: table, key: "k") == 1)
                 try await Task.sleep(for: .seconds(7))
-                try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
+                try await access.write(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
             }
             #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
             #expect(try raw.query("SELECT lease_owner FROM \(table)") == [nil], "the lease was cleared")

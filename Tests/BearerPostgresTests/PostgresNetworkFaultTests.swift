@@ -87,17 +87,17 @@ extension SharedPostgresServer {
             let order = Recorder<String>()
             let read = Task<AuthState?, any Error> {
                 while order.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-                return try await waiter.withExclusiveAccess(to: "k") {
+                return try await waiter.withExclusiveAccess(to: "k") { access in
                     order.record("waiter")
-                    return try await waiter.load(key: "k")
+                    return try await access.load()
                 }
             }
-            try await holder.withExclusiveAccess(to: "k") {
+            try await holder.withExclusiveAccess(to: "k") { access in
                 proxy.resetConnections()
                 order.record("reset")
                 // Longer than a lease: only the renewals on the reconnected place keep the waiter out.
                 try await Task.sleep(for: .seconds(7))
-                try await holder.save(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"), key: "k")
+                try await access.write(StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))
                 order.record("saved")
             }
             #expect(try await read.value == StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated"))

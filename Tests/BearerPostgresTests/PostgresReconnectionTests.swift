@@ -15,7 +15,9 @@ struct PostgresReconnectionTests {
         try await store.save(StoreFixtures.state(), key: "k")
         // Both connections of the pool are opened and sit idle.
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<2 { group.addTask { _ = try await store.withExclusiveAccess(to: UUID().uuidString) { true } } }
+            for _ in 0..<2 {
+                group.addTask { _ = try await store.withExclusiveAccess(to: UUID().uuidString) { _ in true } }
+            }
             try await group.waitForAll()
         }
 
@@ -28,7 +30,7 @@ struct PostgresReconnectionTests {
         #expect(try await store.load(key: "k") == StoreFixtures.state())
         try await store.save(StoreFixtures.state(access: "at-2"), key: "k")
         #expect(
-            try await store.withExclusiveAccess(to: "k") { try await store.load(key: "k")?.accessToken }
+            try await store.withExclusiveAccess(to: "k") { access in try await access.load()?.accessToken }
                 == AccessToken("at-2"))
         await store.close()
     }
@@ -42,20 +44,20 @@ struct PostgresReconnectionTests {
             connectionString: server.connectionString, table: table, lockTimeout: .seconds(1))
         try await holder.save(StoreFixtures.state(), key: "k")
         let rotated = StoreFixtures.state(access: "at-rotated", refresh: "rt-rotated")
-        try await holder.withExclusiveAccess(to: "k") {
+        try await holder.withExclusiveAccess(to: "k") { access in
             try await server.kill()
             // Longer than the lease counted from when the lock was taken: only the restart rule
             // keeps the waiter out now.
             try await Task.sleep(for: .seconds(5))
             try await server.restart()
             let error = await #expect(throws: PostgresSessionStoreError.self) {
-                try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") }
+                try await waiter.withExclusiveAccess(to: "k") { access in try await access.load() }
             }
             #expect(error?.kind == .lockTimeout, "\(String(describing: error))")
             // The refresh that was under way when the server went down is saved, not lost.
-            try await holder.save(rotated, key: "k")
+            try await access.write(rotated)
         }
-        #expect(try await waiter.withExclusiveAccess(to: "k") { try await waiter.load(key: "k") } == rotated)
+        #expect(try await waiter.withExclusiveAccess(to: "k") { access in try await access.load() } == rotated)
         await holder.close()
         await waiter.close()
     }

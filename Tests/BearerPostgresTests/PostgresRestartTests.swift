@@ -22,11 +22,11 @@ struct PostgresRestartTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<holders {
                 group.addTask {
-                    try await store.withExclusiveAccess(to: "user-\(index)") {
+                    try await store.withExclusiveAccess(to: "user-\(index)") { access in
                         entered.record(index)
                         while restarted.all.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-                        try await store.save(
-                            StoreFixtures.state(access: "at-\(index)", refresh: "rt-\(index)"), key: "user-\(index)")
+                        try await access.write(
+                            StoreFixtures.state(access: "at-\(index)", refresh: "rt-\(index)"))
                     }
                 }
             }
@@ -92,7 +92,7 @@ struct PostgresRestartTests {
         // `lease_until` has passed; the recovery gives the holder 11 s from it.
         try await Task.sleep(for: .seconds(2))
         let error = await #expect(throws: PostgresSessionStoreError.self) {
-            try await waiter.withExclusiveAccess(to: "k") { Issue.record("the waiter ran inside another's lease") }
+            try await waiter.withExclusiveAccess(to: "k") { _ in Issue.record("the waiter ran inside another's lease") }
         }
         #expect(error?.kind == .lockTimeout, "\(String(describing: error))")
         await waiter.close()

@@ -150,7 +150,7 @@ extension SharedPostgresServer {
                 loads == Array(repeating: StoreFixtures.state(), count: 20), "every waiter got the connection in turn")
             await patient.close()
             let store = try await StoreFixtures.store(table: table, poolSize: 1, lockTimeout: .milliseconds(300))
-            try await store.withExclusiveAccess(to: "k") {
+            try await store.withExclusiveAccess(to: "k") { access in
                 // The one connection holds the lock; another key needs a connection of its own.
                 let error = await #expect(throws: PostgresSessionStoreError.self) { try await store.load(key: "other") }
                 #expect(error?.kind == .poolTimeout)
@@ -163,7 +163,7 @@ extension SharedPostgresServer {
         @Test("A wait for a connection expires however short the timeout", .timeLimit(.minutes(1)))
         func shortPoolTimeoutExpires() async throws {
             let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .milliseconds(1))
-            try await store.withExclusiveAccess(to: "k") {
+            try await store.withExclusiveAccess(to: "k") { access in
                 for _ in 0..<50 {
                     let error = await #expect(throws: PostgresSessionStoreError.self) {
                         try await store.load(key: "other")

@@ -24,16 +24,10 @@ public actor FaultyStore: SessionStore {
         try await base.load(key: key)
     }
 
-    /// Saves to the underlying store, or fails.
-    public func save(_ state: AuthState, key: String) async throws {
+    /// Counts a save, and fails it when saves fail.
+    private func attemptSave() throws {
         saveCount += 1
         if failsSaves { throw BearerError.storageFailure("The test store refuses saves.") }
-        try await base.save(state, key: key)
-    }
-
-    /// Removes from the underlying store.
-    public func remove(key: String) async throws {
-        try await base.remove(key: key)
     }
 
     /// The keys of the saved sessions.
@@ -44,8 +38,30 @@ public actor FaultyStore: SessionStore {
     /// Locks through the underlying store.
     public nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
-        try await base.withExclusiveAccess(to: key, body)
+        try await base.withExclusiveAccess(to: key) { access in try await body(Access(store: self, base: access)) }
+    }
+
+    /// The underlying store's access, whose writes count and can be made to fail.
+    public struct Access: ExclusiveSessionAccess {
+        let store: FaultyStore
+        let base: InMemorySessionStore.Access
+
+        /// Reads from the underlying store.
+        public func load() async throws -> AuthState? {
+            try await base.load()
+        }
+
+        /// Writes to the underlying store, or fails.
+        public func write(_ state: AuthState) async throws {
+            try await store.attemptSave()
+            try await base.write(state)
+        }
+
+        /// Removes from the underlying store.
+        public func remove() async throws {
+            try await base.remove()
+        }
     }
 }

@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -192,7 +194,8 @@ struct CommandLineEndToEndTests {
 
         // A revoked grant: 77, saved, and no further request.
         let state = try #require(try await tool.store.load(key: "default"))
-        try await #require(RevocationRequest(revoking: state)).send(using: TestServer.transport)
+        try await AuthorizationServerClient(transport: TestServer.transport).revoke(
+            #require(RevocationRequest(revoking: state)))
         var expired = state
         expired.accessTokenExpiresAt = Date(timeIntervalSince1970: 0)
         try await tool.store.save(expired, key: "default")

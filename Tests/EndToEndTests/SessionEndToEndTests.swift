@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -121,7 +123,8 @@ struct SessionEndToEndTests {
         let state = try await TestServer.signIn(client: client)
         var accessOnly = state
         accessOnly.refreshToken = nil
-        try await #require(RevocationRequest(revoking: accessOnly)).send(using: TestServer.transport)
+        try await AuthorizationServerClient(transport: TestServer.transport).revoke(
+            #require(RevocationRequest(revoking: accessOnly)))
         let session = try await session(state, offset: 0)
         let error = await #expect(throws: BearerError.self) { try await session.data(for: try TestServer.driveAbout) }
         #expect(error?.kind == .signInRequired)
@@ -130,7 +133,8 @@ struct SessionEndToEndTests {
     @Test("A refresh token revoked at the server makes the session require a new sign-in, saved")
     func revokedRefreshTokenRequiresSignIn() async throws {
         let state = try await TestServer.signIn(client: client)
-        try await #require(RevocationRequest(revoking: state)).send(using: TestServer.transport)
+        try await AuthorizationServerClient(transport: TestServer.transport).revoke(
+            #require(RevocationRequest(revoking: state)))
         let store = InMemorySessionStore()
         let session = try await session(state, store: store, offset: 2 * 3600)
         let error = await #expect(throws: BearerError.self) { try await session.validAccessToken() }
@@ -150,7 +154,9 @@ struct SessionEndToEndTests {
             return
         }
         #expect(try await store.load(key: "e2e") == nil)
-        let replay = await #expect(throws: OAuthError.self) { try await state.refreshed(using: TestServer.transport) }
+        let replay = await #expect(throws: OAuthError.self) {
+            try await AuthorizationServerClient(transport: TestServer.transport).refresh(state)
+        }
         #expect(replay?.code == .invalidGrant)
     }
 }

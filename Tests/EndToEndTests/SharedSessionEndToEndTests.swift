@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 /// An app and its widget sharing one session, as `KeychainSessionStore` with an app group shares
 /// it: two processes over one set of items (files standing in for the keychain access group) and
 /// one lock folder (standing in for the app group's container), both holding the stale session
@@ -60,7 +62,7 @@ struct SharedSessionEndToEndTests {
         #expect(fingerprints == ["ok " + fingerprint(try #require(stored.accessToken).value)])
         // The grant is still valid: its current refresh token refreshes (a replayed one would
         // have revoked the whole family).
-        let next = try await stored.refreshed(using: TestServer.transport)
+        let next = try await AuthorizationServerClient(transport: TestServer.transport).refresh(stored)
         #expect(next.accessToken != nil)
     }
 

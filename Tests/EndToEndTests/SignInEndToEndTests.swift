@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -37,7 +39,7 @@ struct SignInEndToEndTests {
     private func signIn() async throws -> AuthState {
         let (request, redirect) = try await authorize()
         let response = try AuthorizationResponse(redirect: redirect, for: request)
-        return try await AuthState.exchange(response, for: request, using: TestServer.transport)
+        return try await AuthorizationServerClient(transport: TestServer.transport).exchange(response, for: request)
     }
 
     @Test("Discovery finds the server's endpoints and its RFC 9207 promise")
@@ -51,7 +53,7 @@ struct SignInEndToEndTests {
         #expect(server.userinfoEndpoint != nil)
         #expect(server.sendsIssuerInAuthorizationResponse)
         let noInsecure = await #expect(throws: BearerError.self) {
-            try await AuthorizationServer.discover(issuer: try TestServer.issuer, using: TestServer.transport)
+            try await AuthorizationServerClient(transport: TestServer.transport).discover(issuer: try TestServer.issuer)
         }
         #expect(noInsecure?.kind == .insecureEndpoint)
     }
@@ -61,7 +63,8 @@ struct SignInEndToEndTests {
         let (request, redirect) = try await authorize()
         let response = try AuthorizationResponse(redirect: redirect, for: request)
         #expect(response.issuer == (try TestServer.issuer).absoluteString)
-        let state = try await AuthState.exchange(response, for: request, using: TestServer.transport)
+        let state = try await AuthorizationServerClient(transport: TestServer.transport).exchange(
+            response, for: request)
         #expect(state.user?.email == "alice@example.com")
         #expect(state.user?.emailVerified == true)
         #expect(state.refreshToken != nil)
@@ -81,14 +84,16 @@ struct SignInEndToEndTests {
     @Test("Refresh rotates the refresh token; the old one replayed gives invalid_grant")
     func refreshRotation() async throws {
         let state = try await signIn()
-        let refreshed = try await state.refreshed(using: TestServer.transport)
+        let refreshed = try await AuthorizationServerClient(transport: TestServer.transport).refresh(state)
         #expect(refreshed.refreshToken != state.refreshToken, "the server rotates refresh tokens")
         #expect(refreshed.accessToken != state.accessToken)
         #expect(refreshed.user == state.user)
         let (status, _, _) = try await TestServer.driveAbout(token: refreshed.accessToken)
         #expect(status == 200)
 
-        let replay = await #expect(throws: OAuthError.self) { try await state.refreshed(using: TestServer.transport) }
+        let replay = await #expect(throws: OAuthError.self) {
+            try await AuthorizationServerClient(transport: TestServer.transport).refresh(state)
+        }
         #expect(replay?.code == .invalidGrant)
         #expect(replay?.signInRequired == true)
         #expect(replay?.statusCode == 400)
@@ -97,7 +102,8 @@ struct SignInEndToEndTests {
     @Test("A refresh may ask for a narrower scope")
     func refreshNarrowerScope() async throws {
         let state = try await signIn()
-        let narrowed = try await state.refreshed(using: TestServer.transport, scopes: ["openid", "email"])
+        let narrowed = try await AuthorizationServerClient(transport: TestServer.transport).refresh(
+            state, scopes: ["openid", "email"])
         #expect(Set(narrowed.grantedScopes) == ["openid", "email"])
         let (status, _, header) = try await TestServer.driveAbout(token: narrowed.accessToken)
         #expect(status == 403)
@@ -118,7 +124,9 @@ struct SignInEndToEndTests {
             ],
             client: request.client
         )
-        let error = await #expect(throws: OAuthError.self) { try await wrong.send(using: TestServer.transport) }
+        let error = await #expect(throws: OAuthError.self) {
+            try await AuthorizationServerClient(transport: TestServer.transport).token(wrong)
+        }
         #expect(error?.code == .invalidGrant)
     }
 
@@ -126,9 +134,9 @@ struct SignInEndToEndTests {
     func replayedCode() async throws {
         let (request, redirect) = try await authorize()
         let response = try AuthorizationResponse(redirect: redirect, for: request)
-        _ = try await AuthState.exchange(response, for: request, using: TestServer.transport)
+        _ = try await AuthorizationServerClient(transport: TestServer.transport).exchange(response, for: request)
         let error = await #expect(throws: OAuthError.self) {
-            try await AuthState.exchange(response, for: request, using: TestServer.transport)
+            try await AuthorizationServerClient(transport: TestServer.transport).exchange(response, for: request)
         }
         #expect(error?.code == .invalidGrant)
     }
@@ -187,15 +195,17 @@ struct SignInEndToEndTests {
         let (request, redirect) = try await authorize(
             client: "bearer-confidential", secret: "bearer-confidential-test-secret")
         let response = try AuthorizationResponse(redirect: redirect, for: request)
-        let state = try await AuthState.exchange(response, for: request, using: TestServer.transport)
+        let state = try await AuthorizationServerClient(transport: TestServer.transport).exchange(
+            response, for: request)
         #expect(state.user?.email == "alice@example.com")
-        let refreshed = try await state.refreshed(using: TestServer.transport)
+        let refreshed = try await AuthorizationServerClient(transport: TestServer.transport).refresh(state)
         #expect(refreshed.accessToken != nil)
 
         let (wrongRequest, wrongRedirect) = try await authorize(client: "bearer-confidential", secret: "wrong-secret")
         let wrongResponse = try AuthorizationResponse(redirect: wrongRedirect, for: wrongRequest)
         let error = await #expect(throws: OAuthError.self) {
-            try await AuthState.exchange(wrongResponse, for: wrongRequest, using: TestServer.transport)
+            try await AuthorizationServerClient(transport: TestServer.transport).exchange(
+                wrongResponse, for: wrongRequest)
         }
         #expect(error?.code == .invalidClient)
     }
@@ -206,7 +216,8 @@ struct SignInEndToEndTests {
         let (request, redirect) = try await authorize(client: "bearer-trusted", redirectURI: redirectURI)
         #expect(redirect.port == 54321)
         let response = try AuthorizationResponse(redirect: redirect, for: request)
-        let state = try await AuthState.exchange(response, for: request, using: TestServer.transport)
+        let state = try await AuthorizationServerClient(transport: TestServer.transport).exchange(
+            response, for: request)
         #expect(state.accessToken != nil)
     }
 

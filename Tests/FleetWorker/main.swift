@@ -143,7 +143,7 @@ case "hold":
     // tried again, as a request handler's next request would.
     while true {
         do {
-            try await shared.withExclusiveAccess(to: arguments[3]) {
+            try await shared.withExclusiveAccess(to: arguments[3]) { _ in
                 FileHandle.standardOutput.write(Data("holding\n".utf8))
                 try await Task.sleep(for: .seconds(600))
             }

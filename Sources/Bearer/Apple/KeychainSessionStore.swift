@@ -93,17 +93,6 @@
             try await store().load(key: key)
         }
 
-        /// Saves `state` under `key`: updates the item, adds it when it is missing, and updates it
-        /// again when another process (an app extension) added it in between.
-        public func save(_ state: AuthState, key: String) async throws {
-            try await store().save(state, key: key)
-        }
-
-        /// Removes the item of `key`, and no other.
-        public func remove(key: String) async throws {
-            try await store().remove(key: key)
-        }
-
         /// The keys of the sessions saved in this store (its service and access group), sorted;
         /// other items of the app are never listed.
         public func keys() async throws -> [String] {
@@ -118,9 +107,37 @@
         ///   be taken (then `body` does not run).
         public func withExclusiveAccess<Result: Sendable>(
             to key: String,
-            _ body: @Sendable () async throws -> Result
+            _ body: @Sendable (_ access: Access) async throws -> Result
         ) async throws -> Result {
-            try await store(lockFolder: try sharedLockFolder()).withExclusiveAccess(to: key, body)
+            try await store(lockFolder: try sharedLockFolder()).withExclusiveAccess(to: key) { item in
+                try await body(Access(item: item))
+            }
+        }
+
+        /// A key's keychain item while its lock is held.
+        public struct Access: ExclusiveSessionAccess {
+            let item: ItemSessionStore<KeychainItems>.Access
+
+            /// Reads the item's session.
+            public func load() async throws -> AuthState? {
+                try await item.load()
+            }
+
+            /// Writes `state` to the item: updates it, adds it when it is missing, and updates it
+            /// again when another process (an app extension) added it in between.
+            public func write(_ state: AuthState) async throws {
+                try await item.write(state)
+            }
+
+            /// Removes the item, and no other.
+            public func remove() async throws {
+                try await item.remove()
+            }
+
+            /// Checks that the app group's lock file is still the one locked, before a refresh is sent.
+            public func prepareToSave() async throws {
+                try await item.prepareToSave()
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 // The entry points of BearerCore take the transport that sends their requests; these are the same
 // calls with the process's one shared ``URLSessionTransport``, which is what almost every app wants:
@@ -90,9 +90,9 @@ extension AuthSession {
             key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration)
     }
 
-    /// Saves a session that did not come from a sign-in, sending requests with the process's one shared
-    /// ``URLSessionTransport``: for the package's benchmarks and tests. An app gets a session by
-    /// signing in or restoring one (a migrated one: `SessionMigrator` writes it to the store).
+    /// Saves a session that did not come from a sign-in (tokens obtained elsewhere: see
+    /// ``AuthState/init(server:client:accessToken:tokenType:expiresIn:refreshToken:idToken:scopes:clock:)``),
+    /// sending its requests with the process's one shared ``URLSessionTransport``.
     ///
     /// - Parameters:
     ///   - state: The session.
@@ -102,10 +102,10 @@ extension AuthSession {
     ///   - configuration: Where tokens may go, and more; `nil` for ``Configuration/recommended(for:)``.
     /// - Returns: The saved session.
     /// - Throws: The store's error when the session cannot be saved.
-    package static func save(
+    public static func save(
         _ state: AuthState,
         to store: any SessionStore,
-        key: String,
+        key: String = "default",
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession {
@@ -115,18 +115,15 @@ extension AuthSession {
     }
 }
 
-extension AuthorizationServer {
-    /// Fetches a server's metadata with the process's one shared ``URLSessionTransport``: see
-    /// ``discover(issuer:allowingInsecureLoopback:using:)``.
+extension AuthorizationServerClient {
+    /// A client that sends its requests with the process's one shared ``URLSessionTransport``.
     ///
-    /// - Parameters:
-    ///   - issuer: The issuer identifier, e.g. `https://accounts.google.com`.
-    ///   - allowingInsecureLoopback: Whether an http issuer on a loopback address is acceptable.
-    /// - Returns: The server's configuration.
-    /// - Throws: As the call it forwards to.
-    public static func discover(issuer: URL, allowingInsecureLoopback: Bool = false) async throws -> AuthorizationServer
-    {
-        try await discover(
-            issuer: issuer, allowingInsecureLoopback: allowingInsecureLoopback, using: URLSessionTransport.shared)
+    /// ```swift
+    /// let server = try await AuthorizationServerClient().discover(issuer: issuer)
+    /// ```
+    ///
+    /// - Parameter clock: Gives the time of receipt, and the device flow's waits.
+    public init(clock: WallClock = .system) {
+        self.init(transport: URLSessionTransport.shared, clock: clock)
     }
 }

@@ -25,12 +25,10 @@ enum LogoutRules {
         let store = profile.store
         let key = profile.name
         if let stored = try await read(key, in: store) { return stored }
-        return try await StoreAccess.$maySave.withValue(false) {
-            try await store.withExclusiveAccess(to: key) {
-                if let stored = try await read(key, in: store) { return stored }
-                try await store.remove(key: key)
-                return .removedUnreadable
-            }
+        return try await store.withExclusiveAccess(to: key) { access in
+            if let stored = try await read(key, in: store) { return stored }
+            try await access.remove()
+            return .removedUnreadable
         }
     }
 

@@ -60,9 +60,9 @@ enum MigrateCommand: Command {
         try state.server.checkSecure(state.server.tokenEndpoint)
         let imported = state
         let store = profile.store
-        let saved = try await store.withExclusiveAccess(to: profile.name) { () async throws -> AuthState? in
-            try await store.save(imported, key: profile.name)
-            return try await store.load(key: profile.name)
+        let saved = try await store.withExclusiveAccess(to: profile.name) { access -> AuthState? in
+            try await access.write(imported)
+            return try await access.load()
         }
         guard saved == imported else {
             throw MigrationError.verificationFailed(

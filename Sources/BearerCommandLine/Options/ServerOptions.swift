@@ -22,10 +22,9 @@ enum ServerOptions {
             throw UsageError("Say which server to use: --issuer URL or --google.", command: command)
         }
         if arguments.has("google") { return .google }
-        return try await AuthorizationServer.discover(
+        return try await AuthorizationServerClient(transport: environment.transport).discover(
             issuer: issuer,
-            allowingInsecureLoopback: arguments.has("allow-insecure-loopback"),
-            using: environment.transport
+            allowingInsecureLoopback: arguments.has("allow-insecure-loopback")
         )
     }
 

@@ -5,45 +5,6 @@
 #endif
 
 extension AuthorizationServer {
-    /// Fetches a server's metadata: OpenID Connect Discovery
-    /// (`{issuer}/.well-known/openid-configuration`) first, then RFC 8414
-    /// (`/.well-known/oauth-authorization-server{issuer path}`) when the first is not found.
-    ///
-    /// - Parameters:
-    ///   - issuer: The issuer identifier, e.g. `https://accounts.google.com`.
-    ///   - allowingInsecureLoopback: Whether an http issuer on a loopback address is acceptable
-    ///     (tests and local development only).
-    ///   - transport: Sends the HTTP requests.
-    /// - Returns: The server's configuration.
-    /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidDiscoveryDocument`` when no valid
-    ///   document names this issuer, ``BearerError/Kind/insecureEndpoint`` for a non-https URL,
-    ///   ``BearerError/Kind/network`` when the server cannot be reached.
-    public static func discover(
-        issuer: URL,
-        allowingInsecureLoopback: Bool = false,
-        using transport: some HTTPTransport
-    ) async throws -> AuthorizationServer {
-        try EndpointSecurity.check(issuer, allowingInsecureLoopback: allowingInsecureLoopback)
-        var statuses: [String] = []
-        for documentURL in try metadataURLs(for: issuer) {
-            let request = TransportRequest(url: documentURL, headerFields: ["Accept": "application/json"])
-            let response = try await transport.sendReportingNetworkErrors(
-                request, maximumBodySize: OAuthEndpoint.maximumBodySize)
-            if (200..<300).contains(response.status) {
-                return try AuthorizationServer(
-                    metadata: response.body,
-                    expectedIssuer: issuer,
-                    allowingInsecureLoopback: allowingInsecureLoopback
-                )
-            }
-            statuses.append("\(documentURL.absoluteString) answered HTTP \(response.status)")
-        }
-        throw BearerError.invalidDiscoveryDocument(
-            "No metadata found for issuer \(issuer.absoluteString): \(statuses.joined(separator: "; ")). "
-                + "Check the issuer URL, or configure the endpoints by hand."
-        )
-    }
-
     /// Reads a metadata document (OpenID Connect Discovery §3, RFC 8414 §2).
     ///
     /// The issuer and the authorization and token endpoints are required, and must be https (or

@@ -19,6 +19,7 @@ extension BearerError {
             case userMismatch
             case storageFailure
             case insecureStorage
+            case storedCopyChanged
             case timedOut
             case agentFailed
         }
@@ -88,6 +89,11 @@ extension BearerError {
 
         /// A session file or folder can be read by other users; it is refused until its mode is fixed.
         public static let insecureStorage = Kind(.insecureStorage)
+
+        /// A save was refused because the stored session is no longer the copy the new state was
+        /// made from: another process signed out, or signed in another account, in between. What
+        /// is stored is kept; the session says what happened to its own tokens.
+        public static let storedCopyChanged = Kind(.storedCopyChanged)
 
         /// The user did not finish signing in before the deadline (redirect wait, device code expiry).
         public static let timedOut = Kind(.timedOut)

@@ -155,6 +155,27 @@ extension BearerError {
             line: line)
     }
 
+    /// A save was refused because the stored session is no longer the copy the new state was made from.
+    ///
+    /// - Parameters:
+    ///   - reason: What went wrong and what to do; never include a token.
+    ///   - retryAfter: How long the server asked clients to wait, if it said.
+    ///   - underlyingError: The error that caused this one, if any.
+    ///   - file: The raising file.
+    ///   - line: The raising line.
+    /// - Returns: The error.
+    public static func storedCopyChanged(
+        _ reason: String,
+        retryAfter: TimeInterval? = nil,
+        underlyingError: (any Error)? = nil,
+        file: String = #fileID,
+        line: UInt = #line
+    ) -> BearerError {
+        BearerError(
+            kind: .storedCopyChanged, reason: reason, retryAfter: retryAfter, underlyingError: underlyingError,
+            file: file, line: line)
+    }
+
     /// A session file or folder can be read by other users; it is refused until its mode is fixed.
     ///
     /// - Parameters:

@@ -123,10 +123,10 @@ extension AuthSession {
         let state: AuthState
         do {
             let response = try AuthorizationResponse(redirect: redirect, for: pending.request)
-            let granted = try await AuthState.exchange(
-                response, for: pending.request, additionalParameters: pending.tokenParameters, using: transport,
-                clock: clock)
-            state = await granted.describingUser(using: transport, clock: clock)
+            let serverClient = AuthorizationServerClient(transport: transport, clock: clock)
+            let granted = try await serverClient.exchange(
+                response, for: pending.request, additionalParameters: pending.tokenParameters)
+            state = await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)
         }

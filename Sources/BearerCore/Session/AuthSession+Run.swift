@@ -50,7 +50,7 @@ extension AuthSession {
     /// before its task returns, so no caller resuming from it finds it still in progress.
     private func performRun() async throws -> AuthState {
         do {
-            let state = try await store.withExclusiveAccess(to: key) { try await self.runHoldingLock() }
+            let state = try await withStoreLock { access in try await self.runHoldingLock(access) }
             machine.runEnded()
             return state
         } catch {
@@ -59,37 +59,36 @@ extension AuthSession {
         }
     }
 
-    private func runHoldingLock() async throws -> AuthState {
+    private func runHoldingLock(_ access: any ExclusiveSessionAccess) async throws -> AuthState {
         // Entered before the refresh is sent and left when the run ends, which is right after the
         // refresh's outcome is saved (the next step delivers or fails), or when it failed.
         var section: (any RefreshCriticalSection)?
         defer { section?.leave() }
-        try await reloadHoldingLock()
+        try await reloadHoldingLock(access)
         while true {
             switch machine.nextStepHoldingLock(at: clock.now(), leeway: configuration.refreshLeeway) {
             case .deliver(let state):
                 return state
             case .fail(let failure):
                 throw failure.error
-            case .save(let state):
-                try await save(state)
+            case .save(let state, let base):
+                try await save(state, over: base, through: access)
             case .refresh(let state):
                 let refreshed: AuthState
                 do {
-                    // Nothing is sent for a session that could not be encoded for its save, which
-                    // would lose a rotated refresh token. Encoding it here also does the encoder's
-                    // first-use work in this process (about 0.25 ms of type metadata and conformance
-                    // lookups) before the request, not between the answer and its save.
+                    // Nothing is sent for a session that could not be encoded for its save, or
+                    // whose save has no room: either would lose a rotated refresh token. Encoding
+                    // it here also does the encoder's first-use work in this process (about
+                    // 0.25 ms of type metadata and conformance lookups) before the request, not
+                    // between the answer and its save.
                     _ = try state.encoded()
+                    try await access.prepareToSave()
                     if section == nil {
                         section = configuration.refreshCriticalSection
                         section?.enter()
                     }
-                    refreshed = try await state.refreshed(
-                        using: transport,
-                        additionalParameters: configuration.additionalRefreshParameters(state),
-                        clock: clock
-                    )
+                    refreshed = try await serverClient.bounded(by: access).refresh(
+                        state, additionalParameters: configuration.additionalRefreshParameters(state))
                 } catch {
                     switch machine.refreshFailed(error, at: clock.now()) {
                     case .fail(let failure): throw failure.error
@@ -101,13 +100,20 @@ extension AuthSession {
         }
     }
 
+    /// Runs `body` under the store's lock of the session's key, with the access to its copy.
+    func withStoreLock<Result: Sendable>(
+        _ body: @Sendable (any ExclusiveSessionAccess) async throws -> Result
+    ) async throws -> Result {
+        try await store.withExclusiveAccess(to: key) { access in try await body(access) }
+    }
+
     /// Catches up with the stored copy; must run under the store's lock.
-    func reloadHoldingLock() async throws {
-        try catchUp(with: try await store.load(key: key))
+    func reloadHoldingLock(_ access: some ExclusiveSessionAccess) async throws {
+        try await catchUp(with: try await access.load())
     }
 
     /// Catches up with `stored`, the copy just read under the store's lock.
-    func catchUp(with stored: AuthState?) throws {
+    func catchUp(with stored: AuthState?) async throws {
         switch machine.storedCopyLoaded(stored) {
         case .unchanged: break
         case .adopted: notifyObservers()
@@ -115,13 +121,18 @@ extension AuthSession {
             notifyObservers()
             throw failure.error
         case .fail(let failure): throw failure.error
+        case .revokeOrphan(let orphan, let failure):
+            _ = await serverClient.revokeEveryToken(of: orphan)
+            notifyObservers()
+            if let failure { throw failure.error }
         }
     }
 
-    /// Saves `state`, the unsaved state, under the store's lock; observers hear of it once it is
-    /// saved. When the save fails the state stays in memory, unsaved, and is saved before use.
-    func save(_ state: AuthState) async throws {
-        try await store.save(state, key: key)
+    /// Saves `state`, the unsaved state, over `base`, the stored copy it was made from, under the
+    /// store's lock; observers hear of it once it is saved. When the save fails the state stays
+    /// in memory, unsaved, and is saved before use.
+    func save(_ state: AuthState, over base: AuthState?, through access: some ExclusiveSessionAccess) async throws {
+        try await access.save(state, replacing: base)
         machine.saveSucceeded(state)
         notifyObservers()
     }

@@ -56,16 +56,13 @@ extension AuthSession {
         tokenParameters: [String: String] = [:]
     ) async throws -> AuthState {
         try await funnel {
-            let grant = try await AuthState.exchange(
-                response, for: request, additionalParameters: tokenParameters, using: self.transport,
-                clock: self.clock)
+            let grant = try await self.serverClient.exchange(
+                response, for: request, additionalParameters: tokenParameters)
             do {
-                return try await self.store.withExclusiveAccess(to: self.key) {
-                    try await self.mergeHoldingLock(grant)
-                }
+                return try await self.withStoreLock { access in try await self.mergeHoldingLock(grant, access) }
             } catch let error as BearerError where error.kind == .userMismatch {
                 // The grant is refused, so it is not kept: revoke it rather than leave it valid.
-                _ = await Self.revokeGrant(of: grant, using: self.transport, clock: self.clock)
+                _ = await self.serverClient.revokeEveryToken(of: grant)
                 throw error
             }
         }
@@ -112,10 +109,10 @@ extension AuthSession {
         return .granted
     }
 
-    private func mergeHoldingLock(_ grant: AuthState) async throws -> AuthState {
-        try await reloadHoldingLock()
+    private func mergeHoldingLock(_ grant: AuthState, _ access: some ExclusiveSessionAccess) async throws -> AuthState {
+        try await reloadHoldingLock(access)
         let merged = try machine.grantReceived(grant)
-        try await save(merged)
+        try await save(merged, over: machine.storedCopy, through: access)
         return merged
     }
 }

@@ -62,9 +62,9 @@ extension AuthSession {
             )
             let redirect = try await agent.present(request)
             let response = try AuthorizationResponse(redirect: redirect, for: request)
-            let granted = try await AuthState.exchange(
-                response, for: request, additionalParameters: tokenParameters, using: transport, clock: clock)
-            state = await granted.describingUser(using: transport, clock: clock)
+            let serverClient = AuthorizationServerClient(transport: transport, clock: clock)
+            let granted = try await serverClient.exchange(response, for: request, additionalParameters: tokenParameters)
+            state = await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)
         }
@@ -115,11 +115,11 @@ extension AuthSession {
         let configuration = configuration ?? .recommended(for: server)
         let state: AuthState
         do {
-            let device = try await DeviceAuthorization.start(
-                server: server, client: client, scopes: scopes, using: transport, clock: clock)
+            let serverClient = AuthorizationServerClient(transport: transport, clock: clock)
+            let device = try await serverClient.startDeviceAuthorization(at: server, as: client, scopes: scopes)
             await progress(.codeIssued(device.verification))
-            let granted = try await device.waitForApproval(using: transport, clock: clock, progress: progress)
-            state = await granted.describingUser(using: transport, clock: clock)
+            let granted = try await serverClient.waitForApproval(of: device, progress: progress)
+            state = await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)
         }
@@ -141,19 +141,22 @@ extension AuthSession {
             return try await save(
                 state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
         } catch {
-            _ = await revokeGrant(of: state, using: transport, clock: clock)
+            _ = await AuthorizationServerClient(transport: transport, clock: clock).revokeEveryToken(of: state)
             throw error
         }
     }
 }
 
-extension AuthState {
-    /// This session with its user read from the UserInfo endpoint, when the grant has none but
-    /// `openid` was granted; unchanged when that fails (the tokens matter more than the name).
-    func describingUser(using transport: any HTTPTransport, clock: WallClock) async -> AuthState {
-        guard user == nil, hasGranted("openid"),
-            let described = try? await fetchingUserInfo(using: transport, clock: clock)
-        else { return self }
+extension AuthorizationServerClient {
+    /// `state` with its user read from the UserInfo endpoint, when the grant has none but `openid`
+    /// was granted; unchanged when that fails (the tokens matter more than the name; an app reads
+    /// the error with ``AuthSession/userInfo()``).
+    func describingUser(of state: AuthState) async -> AuthState {
+        guard state.user == nil, state.hasGranted("openid"), state.server.userinfoEndpoint != nil,
+            let user = try? await userInfo(for: state)
+        else { return state }
+        var described = state
+        described.user = user
         return described
     }
 }

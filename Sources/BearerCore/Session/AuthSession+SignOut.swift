@@ -8,14 +8,13 @@ extension AuthSession {
     ///   saved again before it is used).
     package func replace(with newState: AuthState) async throws {
         try await funnel {
-            try await self.store.withExclusiveAccess(to: self.key) {
-                try await self.replaceHoldingLock(with: newState)
-            }
+            try await self.withStoreLock { access in try await self.replaceHoldingLock(with: newState, access) }
         }
     }
 
-    private func replaceHoldingLock(with newState: AuthState) async throws {
-        try await save(machine.replaced(with: newState))
+    private func replaceHoldingLock(with newState: AuthState, _ access: some ExclusiveSessionAccess) async throws {
+        let stored = try await access.load()
+        try await save(machine.replaced(with: newState, storedCopy: stored), over: stored, through: access)
     }
 
     /// Signs out on this device only: removes the stored session and forgets its tokens. Nothing
@@ -29,16 +28,12 @@ extension AuthSession {
     ///   session is then left as it is, and this one is still signed in.
     public func signOut() async throws {
         try await funnel {
-            try await StoreAccess.$maySave.withValue(false) {
-                try await self.store.withExclusiveAccess(to: self.key) {
-                    try await self.signOutHoldingLock()
-                }
-            }
+            try await self.withStoreLock { access in try await self.signOutHoldingLock(access) }
         }
     }
 
-    private func signOutHoldingLock() async throws {
-        if try await storedCopyIsOwn() { try await store.remove(key: key) }
+    private func signOutHoldingLock(_ access: some ExclusiveSessionAccess) async throws {
+        if try await storedCopyIsOwn(access) { try await access.remove() }
         machine.signedOut()
         notifyObservers()
     }
@@ -56,20 +51,16 @@ extension AuthSession {
     ///   be read, nothing is revoked or removed, and this session is still signed in.
     public func disconnect() async throws -> RevocationOutcome {
         try await funnel {
-            try await StoreAccess.$maySave.withValue(false) {
-                try await self.store.withExclusiveAccess(to: self.key) {
-                    try await self.disconnectHoldingLock()
-                }
-            }
+            try await self.withStoreLock { access in try await self.disconnectHoldingLock(access) }
         }
     }
 
-    private func disconnectHoldingLock() async throws -> RevocationOutcome {
+    private func disconnectHoldingLock(_ access: some ExclusiveSessionAccess) async throws -> RevocationOutcome {
         // The newest tokens are revoked: a copy that is gone or belongs to another account leaves
         // this session's own tokens as the ones to revoke.
-        let isOwn = try await storedCopyIsOwn()
-        let outcome = await Self.revokeGrant(of: machine.state, using: transport, clock: clock)
-        if isOwn { try await store.remove(key: key) }
+        let isOwn = try await storedCopyIsOwn(access)
+        let outcome = await serverClient.revokeEveryToken(of: machine.state)
+        if isOwn { try await access.remove() }
         machine.signedOut()
         notifyObservers()
         return outcome
@@ -81,23 +72,11 @@ extension AuthSession {
     ///   same key since, whatever this session's phase; `true` when it is this session's (its
     ///   newest tokens adopted) or is gone.
     /// - Throws: The store's error when the copy cannot be read, which is then left as it is.
-    private func storedCopyIsOwn() async throws -> Bool {
-        guard let stored = try await store.load(key: key) else { return true }
+    private func storedCopyIsOwn(_ access: some ExclusiveSessionAccess) async throws -> Bool {
+        guard let stored = try await access.load() else { return true }
         guard machine.state.mayBeOwnCopy(stored) else { return false }
-        try catchUp(with: stored)
+        try await catchUp(with: stored)
         return true
-    }
-}
-
-extension AuthSession {
-    /// Revokes the grant of `state` at its server (RFC 7009): its refresh token and its access
-    /// token, when the server has a revocation endpoint and the session holds a token.
-    static func revokeGrant(
-        of state: AuthState,
-        using transport: any HTTPTransport,
-        clock: WallClock
-    ) async -> RevocationOutcome {
-        await state.revokingEveryToken(using: transport, clock: clock)
     }
 }
 

@@ -35,6 +35,9 @@ extension AuthSession {
             }
         }
 
+        /// The copy the store holds, as far as the session knows (see `Phase.storedCopy`).
+        package var storedCopy: AuthState? { phase.storedCopy }
+
         /// Whether the session can authorize requests: not signed out, and `AuthState.canAuthorize`.
         package var canAuthorize: Bool {
             if case .signedOut = phase { return false }
@@ -119,8 +122,8 @@ extension AuthSession {
             }
             let action: LockedAction
             switch phase {
-            case .unsaved(let state):
-                action = .save(state)
+            case .unsaved(let state, let base):
+                action = .save(state, over: base)
             case .signedOut:
                 action = .fail(Failure(BearerError.signInRequired("The user signed out; sign in again.")))
             case .signInRequired(let state):
@@ -162,7 +165,7 @@ extension AuthSession {
         /// A refresh the run asked for succeeded: the new state must be saved before it is used.
         package mutating func refreshSucceeded(_ refreshed: AuthState) {
             finishRefresh()
-            phase = .unsaved(refreshed)
+            phase = .unsaved(refreshed, over: phase.storedCopy)
         }
 
         /// A refresh the run asked for failed at `now`: `invalid_grant` marks the session (the mark
@@ -170,7 +173,7 @@ extension AuthSession {
         package mutating func refreshFailed(_ error: any Error, at now: Date) -> RefreshFailedAction {
             finishRefresh()
             if let error = error as? OAuthError, error.signInRequired {
-                phase = .unsaved(phase.state.markingSignInRequired(error))
+                phase = .unsaved(phase.state.markingSignInRequired(error), over: phase.storedCopy)
                 return .nextStep
             }
             if let delay = Failure.retryAfter(of: error) {
@@ -190,7 +193,7 @@ extension AuthSession {
 
         /// The save of `saved`, the unsaved state, succeeded.
         package mutating func saveSucceeded(_ saved: AuthState) {
-            guard case .unsaved(let state) = phase, state == saved else {
+            guard case .unsaved(let state, _) = phase, state == saved else {
                 preconditionFailure("A save succeeded for a state the session was not saving.")
             }
             phase = saved.signInRequired ? .signInRequired(saved) : .saved(saved)
@@ -198,7 +201,12 @@ extension AuthSession {
 
         /// The one way the session catches up with its stored copy, read under the store's lock.
         ///
-        /// - An unsaved state is newer than the stored copy: it is kept (and saved next).
+        /// - An unsaved state is newer than the stored copy it was made from: it is kept (and saved
+        ///   next) while that copy is still the stored one. Otherwise the stored copy owns the key:
+        ///   when it is gone (a sign-out elsewhere) or another account's, the unsaved grant is an
+        ///   orphan, revoked, and the session is signed out; when it is the same account's, it is
+        ///   adopted, and the unsaved tokens, of the same grant, are left to it (revoking one would
+        ///   end the whole grant at some servers).
         /// - A session signed out or needing sign-in takes a stored copy of the same server and
         ///   client that can authorize: someone signed in again under the same key. When that is
         ///   another account, the call that caught up fails once with ``BearerError/Kind/userMismatch``:
@@ -208,8 +216,18 @@ extension AuthSession {
         ///   it is signed out when the copy is gone, and refuses another user's copy.
         package mutating func storedCopyLoaded(_ stored: AuthState?) -> StoredCopyAction {
             switch phase {
-            case .unsaved:
-                return .unchanged
+            case .unsaved(let state, let base):
+                guard stored != base else { return .unchanged }
+                guard let stored else {
+                    phase = .signedOut(state.forgettingTokens())
+                    return .revokeOrphan(state, then: Failure(BearerError.signInRequired(Failure.signedOutElsewhere)))
+                }
+                guard state.mayBeOwnCopy(stored) else {
+                    phase = .signedOut(state.forgettingTokens())
+                    return .revokeOrphan(state, then: Failure(BearerError.userMismatch(Failure.otherAccount)))
+                }
+                phase = stored.signInRequired ? .signInRequired(stored) : .saved(stored)
+                return .adopted
             case .signedOut(let state), .signInRequired(let state):
                 guard let stored, stored != state, stored.canAuthorize, stored.hasSameClient(as: state) else {
                     return .unchanged
@@ -233,9 +251,10 @@ extension AuthSession {
             }
         }
 
-        /// A new sign-in replaces the session. - Returns: The state to save.
-        package mutating func replaced(with newState: AuthState) -> AuthState {
-            phase = .unsaved(newState)
+        /// A new sign-in replaces the session, whatever `stored` (the copy read under the lock) holds.
+        /// - Returns: The state to save.
+        package mutating func replaced(with newState: AuthState, storedCopy stored: AuthState?) -> AuthState {
+            phase = .unsaved(newState, over: stored)
             return newState
         }
 
@@ -244,17 +263,13 @@ extension AuthSession {
         /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered; nothing changes.
         package mutating func grantReceived(_ grant: AuthState) throws -> AuthState {
             let merged = try phase.state.merging(additionalGrant: grant)
-            phase = .unsaved(merged)
+            phase = .unsaved(merged, over: phase.storedCopy)
             return merged
         }
 
         /// The stored session was removed: the session is signed out and forgets its tokens.
         package mutating func signedOut() {
-            var state = phase.state
-            state.accessToken = nil
-            state.refreshToken = nil
-            state.idToken = nil
-            phase = .signedOut(state)
+            phase = .signedOut(phase.state.forgettingTokens())
         }
 
         // MARK: - Rules
@@ -287,5 +302,16 @@ extension AuthSession {
         }
 
         private static let unreported = "The session changed before the run being started was reported."
+    }
+}
+
+extension AuthState {
+    /// This session without its tokens, as a signed-out session keeps it.
+    fileprivate func forgettingTokens() -> AuthState {
+        var state = self
+        state.accessToken = nil
+        state.refreshToken = nil
+        state.idToken = nil
+        return state
     }
 }

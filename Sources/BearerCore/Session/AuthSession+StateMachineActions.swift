@@ -36,7 +36,7 @@ extension AuthSession.StateMachine {
     /// fails until `until`); the grant is gone (`signInRequired`); it was signed out (`signedOut`).
     enum Phase: Sendable {
         case saved(AuthState)
-        case unsaved(AuthState)
+        case unsaved(AuthState, over: AuthState?)
         case backingOff(AuthState, until: Date, failure: Failure)
         case signInRequired(AuthState)
         case signedOut(AuthState)
@@ -53,7 +53,18 @@ extension AuthSession.StateMachine {
 
         var state: AuthState {
             switch self {
-            case .saved(let s), .unsaved(let s), .backingOff(let s, _, _), .signInRequired(let s), .signedOut(let s): s
+            case .saved(let s), .unsaved(let s, _), .backingOff(let s, _, _), .signInRequired(let s), .signedOut(let s):
+                s
+            }
+        }
+
+        /// The copy the store holds, as far as the session knows: the state itself once saved, the
+        /// copy an unsaved state was made from, none once signed out.
+        var storedCopy: AuthState? {
+            switch self {
+            case .saved(let s), .backingOff(let s, _, _), .signInRequired(let s): s
+            case .unsaved(_, let base): base
+            case .signedOut: nil
             }
         }
     }
@@ -107,8 +118,9 @@ extension AuthSession.StateMachine {
         case deliver(AuthState)
         /// Fail the run (it has decided).
         case fail(Failure)
-        /// Save this state, report ``AuthSession/StateMachine/saveSucceeded(_:)``, then ask again.
-        case save(AuthState)
+        /// Save this state over the stored copy it was made from (`over`), report
+        /// ``AuthSession/StateMachine/saveSucceeded(_:)``, then ask again.
+        case save(AuthState, over: AuthState?)
         /// Refresh this state, then report ``AuthSession/StateMachine/refreshSucceeded(_:)`` or
         /// ``AuthSession/StateMachine/refreshFailed(_:at:)``.
         case refresh(AuthState)
@@ -134,6 +146,10 @@ extension AuthSession.StateMachine {
         case adoptedOtherAccount(Failure)
         /// Fail: the copy is gone (the session is now signed out) or belongs to another account.
         case fail(Failure)
+        /// The stored copy is no longer the one the unsaved state was made from, and the ownership
+        /// rule kept the stored one: revoke this state's grant (best effort; nobody holds it any
+        /// more), tell observers, then fail with the failure when there is one.
+        case revokeOrphan(AuthState, then: Failure?)
     }
 }
 
@@ -142,6 +158,8 @@ extension AuthSession.StateMachine.Failure {
     static let accountChanged =
         "Another account signed in under this session's key after it was signed out; the session now serves that "
         + "account, which its state names. Show that account, then call again."
+    static let signedOutElsewhere =
+        "The session was signed out elsewhere while its newer tokens were unsaved; they were revoked. Sign in again."
     static let otherAccount =
         "Another account has signed in under this session's key; restore the session to use that account."
 

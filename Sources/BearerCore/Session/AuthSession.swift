@@ -40,6 +40,8 @@ public actor AuthSession {
     let transport: any HTTPTransport
     let clock: WallClock
     var machine: StateMachine
+    /// Talks to the session's authorization server.
+    var serverClient: AuthorizationServerClient { AuthorizationServerClient(transport: transport, clock: clock) }
     private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
 
     private init(
@@ -58,11 +60,12 @@ public actor AuthSession {
         self.configuration = configuration
     }
 
-    /// Saves a new sign-in under `key` and returns its session. The session exists only once it
-    /// is saved, so a sign-in is never left unsaved.
+    /// Saves a new session under `key` and returns it: one made from tokens obtained elsewhere
+    /// (``AuthState/init(server:client:accessToken:tokenType:expiresIn:refreshToken:idToken:scopes:clock:)``).
+    /// The session exists only once it is saved, so it is never left unsaved.
     ///
     /// - Parameters:
-    ///   - state: The new session (from ``AuthState/exchange(_:for:using:clock:)`` or the device flow).
+    ///   - state: The new session.
     ///   - store: Where it is saved.
     ///   - key: The key it is saved under; any session saved there before is replaced.
     ///   - transport: Sends token requests and ``data(for:)->_`` requests.
@@ -71,10 +74,10 @@ public actor AuthSession {
     ///     `nil` for ``Configuration/recommended(for:)``.
     /// - Returns: The saved session.
     /// - Throws: The store's error when the session cannot be saved.
-    package static func save(
+    public static func save(
         _ state: AuthState,
         to store: any SessionStore,
-        key: String,
+        key: String = "default",
         transport: any HTTPTransport,
         clock: WallClock = .system,
         configuration: Configuration? = nil

@@ -5,40 +5,6 @@
 #endif
 
 extension AuthState {
-    /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5) and creates the session.
-    ///
-    /// - Parameters:
-    ///   - response: The checked redirect.
-    ///   - request: The request it answers.
-    ///   - additionalParameters: Extra body parameters (RFC 8707 `resource`, `audience`); they
-    ///     cannot replace the standard ones.
-    ///   - transport: Sends the token request.
-    ///   - clock: Gives the time of receipt, from which the expiry is computed, and the skew allowed
-    ///     when checking the ID token.
-    /// - Returns: The new session.
-    /// - Throws: ``OAuthError`` from the server (`invalid_grant` for a wrong verifier or a used code),
-    ///   or ``BearerError``.
-    package static func exchange(
-        _ response: AuthorizationResponse,
-        for request: AuthorizationRequest,
-        additionalParameters: [String: String] = [:],
-        using transport: some HTTPTransport,
-        clock: WallClock = .system
-    ) async throws -> AuthState {
-        let tokenResponse = try await TokenRequest.authorizationCode(
-            response, for: request, additionalParameters: additionalParameters
-        )
-        .send(using: transport, clock: clock)
-        do {
-            return try AuthState(tokenResponse: tokenResponse, request: request, clock: clock)
-        } catch {
-            // Nothing issued is left alive unkept: a grant refused here is revoked, best effort.
-            _ = await AuthState(unchecked: tokenResponse, server: request.server, client: request.client)
-                .revokingEveryToken(using: transport, clock: clock)
-            throw error
-        }
-    }
-
     /// A session holding `tokenResponse`'s tokens and nothing checked: only for revoking them.
     package init(unchecked tokenResponse: TokenResponse, server: AuthorizationServer, client: Client) {
         self.init(
@@ -50,7 +16,7 @@ extension AuthState {
     }
 
     /// Creates the session from the answer to a code exchange, checking its ID token (with the
-    /// request's nonce). ``exchange(_:for:using:clock:)`` revokes the grant when this fails.
+    /// request's nonce). The session revokes the grant when this fails.
     ///
     /// - Parameters:
     ///   - tokenResponse: The token response.
@@ -115,27 +81,23 @@ extension AuthState {
         )
     }
 
-    /// Refreshes the access token (RFC 6749 §6) and returns the new session; this one is unchanged.
+    /// The request that refreshes the access token (RFC 6749 §6); ``applying(refresh:requestedScopes:clock:)``
+    /// reads its answer.
     ///
     /// - Parameters:
-    ///   - transport: Sends the token request.
     ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
     ///   - additionalParameters: Extra body parameters.
-    ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
-    /// - Returns: The refreshed session; see ``applying(refresh:requestedScopes:clock:)`` for what
-    ///   it keeps of the answer.
-    /// - Throws: ``BearerError/Kind/signInRequired`` when the session is already marked,
-    ///   ``BearerError/Kind/signInRequired`` when there is no refresh token,
-    ///   ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, ``OAuthError`` from
-    ///   the server (`invalid_grant` means the user must sign in again; see
-    ///   `markingSignInRequired(_:)`) or `invalid_grant` without an HTTP status, and no
-    ///   request sent, once ``refreshTokenExpiresAt`` has passed; or another ``BearerError``.
-    package func refreshed(
-        using transport: some HTTPTransport,
+    ///   - now: The time, against which ``refreshTokenExpiresAt`` is checked.
+    /// - Returns: The token request.
+    /// - Throws: ``BearerError/Kind/signInRequired`` when the session is already marked or has no
+    ///   refresh token, ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, and
+    ///   `invalid_grant` without an HTTP status, so that no doomed request is sent, once
+    ///   ``refreshTokenExpiresAt`` has passed.
+    func refreshRequest(
         scopes: [String]? = nil,
         additionalParameters: [String: String] = [:],
-        clock: WallClock = .system
-    ) async throws -> AuthState {
+        at now: Date
+    ) throws -> TokenRequest {
         if let signInRequiredError {
             throw BearerError.signInRequired(
                 "The session's grant is gone (\(signInRequiredError.code)); the user must sign in again."
@@ -147,7 +109,7 @@ extension AuthState {
                     + "(for Google, request access_type=offline to get one)."
             )
         }
-        if let refreshTokenExpiresAt, clock.now() >= refreshTokenExpiresAt {
+        if let refreshTokenExpiresAt, now >= refreshTokenExpiresAt {
             // The server would answer invalid_grant (RFC 6749 §5.2); the doomed request is not sent.
             throw OAuthError(
                 code: .invalidGrant,
@@ -155,15 +117,13 @@ extension AuthState {
             )
         }
         if let scopes { try Scopes.check(scopes) }
-        let request = TokenRequest.refresh(
+        return TokenRequest.refresh(
             refreshToken,
             server: server,
             client: client,
             scopes: scopes,
             additionalParameters: additionalParameters
         )
-        let response = try await request.send(using: transport, clock: clock)
-        return applying(refresh: response, requestedScopes: scopes, clock: clock)
     }
 
     /// Merges the answer to a refresh into a new session. Once the server has answered with tokens,

@@ -11,12 +11,14 @@
 ///   file and flushes the folder, so a crash leaves either the old or the new session, never a
 ///   torn one. (Foundation's atomic write would reset the mode to 0644.)
 /// - ``withExclusiveAccess(to:_:)`` holds an advisory lock (`flock`) on a lock file per key, so two
-///   processes never refresh the same session at once.
-/// - Before running its body, ``withExclusiveAccess(to:_:)`` allocates the disk space of the next
-///   save (``reservedSpace`` bytes, or twice the current file if larger), and the first save under
-///   the lock writes into it. A refresh that rotates the refresh token therefore cannot be lost to
-///   a full disk after it was sent: when the space cannot be allocated, nothing is sent and the
-///   error says to free space. (On copy-on-write file systems such as Btrfs, ZFS or APFS, an
+///   processes never refresh the same session at once. A lock file removed or replaced while
+///   it was being taken (a cleaner, a sync tool) is detected by its device and inode, and the
+///   lock taken again on the file the path names.
+/// - Before a refresh is sent under the lock, the disk space of the next save is allocated
+///   (``reservedSpace`` bytes, or twice the current file if larger), and the save writes into it.
+///   A refresh that rotates the refresh token therefore cannot be lost to a full disk after it
+///   was sent: when the space cannot be allocated, nothing is sent and the error says to free
+///   space. (On copy-on-write file systems such as Btrfs, ZFS or APFS, an
 ///   allocation is no promise, so this is best effort there.)
 /// - A session file that group or others can read is refused with an error that says how to fix
 ///   it; a corrupt file is reported by name and left in place.
@@ -38,7 +40,6 @@ public struct FileSessionStore: SessionStore {
     /// for (`bearer token` never does).
     private let givenDirectory: URL?
     private let locks = AsyncKeyedLock()
-    private let reservations = SpaceReservations()
 
     /// Creates a store in `directory`, which is created (mode 0700) on the first save.
     ///
@@ -124,7 +125,12 @@ public struct FileSessionStore: SessionStore {
     /// - Throws: As ``load(key:)``.
     package func loadWithoutSuspending(key: String) throws -> AuthState? {
         let path = try filePath(for: key)
-        guard let bytes = try POSIXFile.readSecret(at: path) else { return nil }
+        return try Self.decode(try POSIXFile.readSecret(at: path), at: path)
+    }
+
+    /// The session in `bytes`, read from the file at `path`; `nil` when there is no file.
+    static func decode(_ bytes: Data?, at path: String) throws -> AuthState? {
+        guard let bytes else { return nil }
         do {
             return try AuthState(encoded: bytes)
         } catch let error as BearerError {
@@ -138,25 +144,6 @@ public struct FileSessionStore: SessionStore {
     /// - Throws: As ``load(key:)``, for a file that may not be read.
     package func storedFormatVersion(key: String) throws -> Int? {
         try POSIXFile.readSecret(at: try filePath(for: key)).flatMap(AuthState.formatVersion(ofEncoded:))
-    }
-
-    /// Saves `state` under `key`, atomically, in a file of mode 0600.
-    ///
-    /// Under ``withExclusiveAccess(to:_:)``, the first save writes into the space reserved when
-    /// the lock was taken.
-    public func save(_ state: AuthState, key: String) async throws {
-        let path = try filePath(for: key)
-        let data = try state.encoded()
-        let reservation = await reservations.take(key)
-        // A reservation was made in the folder, created and checked, when the lock was taken: a
-        // refresh's save goes straight to the write.
-        if reservation == nil { try POSIXFile.createDirectory(at: directoryPath) }
-        try POSIXFile.writeAtomically(data, to: path, directory: directoryPath, into: reservation)
-    }
-
-    /// Removes the session file of `key`.
-    public func remove(key: String) async throws {
-        try POSIXFile.remove(at: try filePath(for: key), directory: directoryPath)
     }
 
     /// The keys of the session files in ``directory``, sorted; empty when the folder does not exist.
@@ -181,34 +168,29 @@ public struct FileSessionStore: SessionStore {
         }.sorted()
     }
 
-    /// Runs `body` while holding the lock of `key`, across tasks and processes, with the space of
-    /// the next save already allocated (unless the run only removes: signing out, disconnecting).
+    /// Runs `body` while holding the lock of `key`, across tasks and processes. A body that may
+    /// save after a request (a refresh) sets the space of that save aside first
+    /// (``ExclusiveSessionAccess/prepareToSave()``); one that only removes (signing out,
+    /// disconnecting) needs none, and works on a full disk.
     ///
     /// - Throws: What `body` throws; ``BearerError/Kind/storageFailure`` when the lock cannot be
-    ///   taken or the space cannot be allocated (then `body` does not run).
+    ///   taken (then `body` does not run).
     public func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
         let path = try filePath(for: key)
         try POSIXFile.createDirectory(at: directoryPath)
         let lockPath = pathInFolder("." + key + ".lock")
-        let (timeout, folder, reservations) = (lockTimeout, directoryPath, self.reservations)
+        let (timeout, folder) = (lockTimeout, directoryPath)
         return try await locks.withLock(key) {
             let lock = try await POSIXFile.lockExclusively(at: lockPath, timeout: timeout)
-            defer { lock.unlock() }
-            if StoreAccess.maySave {
-                let size = max(Self.reservedSpace, 2 * POSIXFile.size(at: path))
-                await reservations.put(try POSIXFile.reserve(size, for: path, directory: folder), for: key)
+            let access = Access(path: path, folder: folder, lock: lock)
+            defer {
+                access.releaseReservedSpace()
+                lock.unlock()
             }
-            do {
-                let result = try await body()
-                await reservations.take(key)?.release()
-                return result
-            } catch {
-                await reservations.take(key)?.release()
-                throw error
-            }
+            return try await body(access)
         }
     }
 
@@ -233,19 +215,5 @@ public struct FileSessionStore: SessionStore {
                     + "\"\(key)\" does not."
             )
         }
-    }
-}
-
-/// The reserved files of the keys whose lock this process holds.
-private actor SpaceReservations {
-    private var files: [String: ReservedFile] = [:]
-
-    func put(_ file: ReservedFile, for key: String) {
-        files[key]?.release()
-        files[key] = file
-    }
-
-    func take(_ key: String) -> ReservedFile? {
-        files.removeValue(forKey: key)
     }
 }

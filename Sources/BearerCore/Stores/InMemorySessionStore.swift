@@ -22,13 +22,11 @@ public actor InMemorySessionStore: SessionStore, PendingSignInStore {
         return try AuthState(encoded: bytes)
     }
 
-    /// Saves `state` under `key`.
-    public func save(_ state: AuthState, key: String) async throws {
+    private func write(_ state: AuthState, key: String) throws {
         items[key] = try state.encoded()
     }
 
-    /// Removes the session saved under `key`.
-    public func remove(key: String) async throws {
+    private func removeItem(key: String) {
         items[key] = nil
     }
 
@@ -51,8 +49,29 @@ public actor InMemorySessionStore: SessionStore, PendingSignInStore {
     /// Runs `body` while holding the lock of `key` (within this process).
     public nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
-        try await locks.withLock(key, body)
+        try await locks.withLock(key) { try await body(Access(store: self, key: key)) }
+    }
+
+    /// A key's session in memory, while its lock is held.
+    public struct Access: ExclusiveSessionAccess {
+        let store: InMemorySessionStore
+        let key: String
+
+        /// Reads the key's session.
+        public func load() async throws -> AuthState? {
+            try await store.load(key: key)
+        }
+
+        /// Writes `state` over whatever is stored.
+        public func write(_ state: AuthState) async throws {
+            try await store.write(state, key: key)
+        }
+
+        /// Removes the key's session.
+        public func remove() async throws {
+            await store.removeItem(key: key)
+        }
     }
 }

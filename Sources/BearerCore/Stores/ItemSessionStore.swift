@@ -63,16 +63,6 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
         return try AuthState(encoded: data)
     }
 
-    /// Saves `state` under `key`.
-    package func save(_ state: AuthState, key: String) async throws {
-        try items.write(try state.encoded(), key: key)
-    }
-
-    /// Removes the item of `key`, and no other.
-    package func remove(key: String) async throws {
-        try items.delete(key: key)
-    }
-
     /// The keys of the saved sessions, sorted.
     package func keys() async throws -> [String] {
         try items.keys().sorted()
@@ -87,13 +77,47 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     ///   got no time or ran out of it (see ``ExpiringActivity/run(_:)``).
     package func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
         // Every store of this process that reaches the same items (the same namespace) takes the
         // same lock first, with or without a lock folder.
         try await ItemSessionLocks.tasks.withLock(namespace + "\u{0}" + key) {
-            guard let lockFolder else { return try await body() }
-            return try await lockFolder.withLock(named: lockName(for: key), inside: activity, body)
+            guard let lockFolder else { return try await body(Access(items: items, key: key, lock: nil)) }
+            return try await lockFolder.withLock(named: lockName(for: key), inside: activity) { lock in
+                try await body(Access(items: items, key: key, lock: lock))
+            }
+        }
+    }
+
+    /// A key's item, while its lock is held.
+    package struct Access: ExclusiveSessionAccess {
+        let items: Items
+        let key: String
+        /// The lock file of the lock folder, when the store has one.
+        let lock: FileLock?
+
+        /// Reads the key's session; the item is left as it is when it cannot be read.
+        package func load() async throws -> AuthState? {
+            guard let data = try items.read(key: key) else { return nil }
+            return try AuthState(encoded: data)
+        }
+
+        /// Writes `state` over the key's item.
+        package func write(_ state: AuthState) async throws {
+            try items.write(try state.encoded(), key: key)
+        }
+
+        /// Removes the key's item, and no other.
+        package func remove() async throws {
+            try items.delete(key: key)
+        }
+
+        /// Checks that the lock folder's lock file is still the one locked, before a refresh is
+        /// sent: one removed or replaced while held keeps out no other process.
+        ///
+        /// - Throws: ``BearerError/Kind/storageFailure``.
+        package func prepareToSave() async throws {
+            try lock?.checkStillNamedByPath()
         }
     }
 }

@@ -75,7 +75,7 @@ package struct LockFolder: Sendable, Hashable {
     package func withLock<Result: Sendable>(
         named name: String,
         inside activity: ExpiringActivity? = nil,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (FileLock) async throws -> Result
     ) async throws -> Result {
         let path = directory.appendingPathComponent(name, isDirectory: false).path
         let (folder, timeout) = (directory.path, self.timeout)
@@ -90,11 +90,11 @@ package struct LockFolder: Sendable, Hashable {
         _ path: String,
         in folder: String,
         timeout: Duration,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (FileLock) async throws -> Result
     ) async throws -> Result {
         try POSIXFile.createDirectory(at: folder)
         let lock = try await POSIXFile.lockExclusively(at: path, timeout: timeout)
         defer { lock.unlock() }
-        return try await body()
+        return try await body(lock)
     }
 }

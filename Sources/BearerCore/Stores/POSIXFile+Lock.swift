@@ -15,8 +15,33 @@
 // Locking a session's lock file across processes.
 extension POSIXFile {
     /// Takes an exclusive `flock` on `path`, polling without blocking a thread, for up to `timeout`.
+    ///
+    /// A lock is only a lock while `path` still names the file it was taken on: a lock file
+    /// removed (a cleaner, a sync tool) or replaced while another process held it would otherwise
+    /// let two processes hold "the" lock at once, each on its own file. So once `flock` succeeds,
+    /// the device and inode of `path` are compared with the locked file's, and the lock is taken
+    /// again on the file `path` names when they differ.
     static func lockExclusively(at path: String, timeout: Duration) async throws -> FileLock {
         let timeout = min(max(timeout, .zero), .seconds(86_400))
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            let (lock, locked) = try await lockOnce(at: path, until: deadline, clock: clock)
+            var named = stat()
+            if lstat(path, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino {
+                return lock
+            }
+            lock.unlock()
+        }
+    }
+
+    /// Opens `path` and takes an exclusive `flock` on it, returning the lock and the status of the
+    /// file it holds.
+    private static func lockOnce(
+        at path: String,
+        until deadline: ContinuousClock.Instant,
+        clock: ContinuousClock
+    ) async throws -> (FileLock, stat) {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("open the lock file", path) }
         // A lock file another user created lets that user hold the lock, or see when it is taken.
@@ -31,8 +56,6 @@ extension POSIXFile {
             close(descriptor)
             throw error
         }
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
         var pause = Duration.milliseconds(1)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
@@ -53,13 +76,36 @@ extension POSIXFile {
             }
             pause = min(pause * 2, .milliseconds(20))
         }
-        return FileLock(descriptor: descriptor)
+        return (FileLock(descriptor: descriptor, path: path), status)
     }
 }
 
 /// A held `flock`; ``unlock()`` releases it and closes the file.
-struct FileLock: Sendable {
+package struct FileLock: Sendable {
     let descriptor: Int32
+    /// The lock file's path.
+    let path: String
+
+    /// Whether the path still names the locked file (device and inode): a lock file removed or
+    /// replaced while held no longer keeps out a process that arrives since.
+    var isStillNamedByPath: Bool {
+        var held = stat()
+        var named = stat()
+        return fstat(descriptor, &held) == 0 && lstat(path, &named) == 0 && held.st_dev == named.st_dev
+            && held.st_ino == named.st_ino
+    }
+
+    /// Throws unless the path still names the locked file, before a request whose answer only
+    /// this holder may save is sent.
+    ///
+    /// - Throws: ``BearerError/Kind/storageFailure``.
+    func checkStillNamedByPath() throws {
+        guard isStillNamedByPath else {
+            throw BearerError.storageFailure(
+                "The lock file \(path) was removed or replaced while it was held (a cleaner or a sync tool?), so "
+                    + "another process may hold the session's lock now; nothing was sent. Try again.")
+        }
+    }
 
     func unlock() {
         flock(descriptor, LOCK_UN)

@@ -44,33 +44,11 @@ package struct RevocationRequest: Sendable, Hashable {
     package var hint: String {
         parameters.first { $0.name == "token_type_hint" }?.value ?? ""
     }
-
-    /// Sends the request.
-    ///
-    /// - Parameters:
-    ///   - transport: Sends the HTTP request.
-    ///   - clock: Gives the time of receipt, against which a `Retry-After` date is read.
-    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the server has no revocation endpoint;
-    ///   ``OAuthError`` or ``BearerError`` when the server refuses or cannot be reached.
-    package func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws {
-        guard let endpoint = server.revocationEndpoint else {
-            throw BearerError.invalidConfiguration(
-                "\(server.issuer.absoluteString) has no revocation endpoint, so the grant was not revoked there."
-            )
-        }
-        let revocation = OAuthEndpoint(url: endpoint, name: "revocation endpoint", server: server)
-        let response = try await revocation.send(parameters, as: client, using: transport)
-        if (200..<300).contains(response.status) { return }
-        _ = try OAuthEndpoint.jsonObject(from: response, endpointName: revocation.name, now: clock.now())
-        throw BearerError.invalidResponse(
-            "The revocation endpoint answered HTTP \(response.status) without an error code."
-        )
-    }
 }
 
 extension RevocationRequest: RedactedDescription {
     /// The endpoint and parameters, with the token redacted.
     package var description: String {
-        "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(OAuthEndpoint.describe(parameters)))"
+        "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(parameters.redactedDescription))"
     }
 }

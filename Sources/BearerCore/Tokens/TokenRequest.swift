@@ -99,30 +99,15 @@ package struct TokenRequest: Sendable, Hashable {
     /// with a secret (at Google, `client_id` and `client_secret` in the body) and `client_id` in
     /// the body for one without.
     package var transportRequest: TransportRequest {
-        OAuthEndpoint.request(endpoint, parameters: parameters, client: client, server: server)
-    }
-
-    /// Sends the request and reads the answer.
-    ///
-    /// - Parameters:
-    ///   - transport: Sends the HTTP request.
-    ///   - clock: Gives the time of receipt, against which a `Retry-After` date is read.
-    /// - Returns: The token response.
-    /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` when the endpoint
-    ///   is not secure, cannot be reached, or answers something other than a token response.
-    package func send(using transport: some HTTPTransport, clock: WallClock = .system) async throws -> TokenResponse {
-        let tokenEndpoint = OAuthEndpoint(url: endpoint, name: "token endpoint", server: server)
-        return try TokenResponse(json: await tokenEndpoint.post(parameters, as: client, using: transport, clock: clock))
+        client.formPost(to: endpoint, parameters: parameters, at: server)
     }
 }
 
 extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
     package var description: String {
-        let authentication =
-            client.secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
-        return "TokenRequest(\(endpoint.absoluteString), \(OAuthEndpoint.describe(parameters)), "
-            + "client authentication: \(authentication))"
+        "TokenRequest(\(endpoint.absoluteString), \(parameters.redactedDescription), "
+            + "client authentication: \(client.authenticationMethod(at: server)))"
     }
 }
 
@@ -149,5 +134,12 @@ extension FormParameter: RedactedDescription {
     /// verifier, a token, a client secret).
     package var description: String {
         TokenRequest.secretParameterNames.contains(name) ? "\(name)=<redacted>" : "\(name)=\(value)"
+    }
+}
+
+extension [FormParameter] {
+    /// The parameters as `name=value&…`, with secret values redacted.
+    var redactedDescription: String {
+        map(\.description).joined(separator: "&")
     }
 }

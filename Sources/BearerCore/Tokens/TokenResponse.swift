@@ -101,7 +101,7 @@ package struct TokenResponse: Sendable, Hashable {
     ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/invalidResponse`` or
     ///   ``BearerError/Kind/invalidIDToken`` otherwise.
     package init(response: TransportResponse, receivedAt: Date) throws {
-        let object = try OAuthEndpoint.jsonObject(
+        let object = try AuthorizationServerClient.jsonObject(
             from: response,
             endpointName: "token endpoint",
             now: receivedAt

@@ -20,12 +20,16 @@ final class HeldLock: @unchecked Sendable {
     let serial: Int
     /// When OAuth exchanges under this lock must have been answered: the lease's end as far as
     /// the holder knows, moved each time the lease is renewed.
-    let exchangeDeadline: ExchangeDeadline
 
     private struct State {
         var isLeased: Bool
         var lockLost = false
         var saveFailed = false
+        /// When the lease, as far as this holder knows, ends: moved on by each confirmed renewal.
+        var leaseEnd: ContinuousClock.Instant
+        /// The row's session as this holder last read or wrote it (`.some(nil)`: no row); `nil`
+        /// until it has. Nothing else writes the row while the lock or the lease is held.
+        var knownCopy: AuthState??
     }
 
     private let lock = Lock()
@@ -39,8 +43,7 @@ final class HeldLock: @unchecked Sendable {
         self.key = key
         self.place = place
         self.serial = serial
-        self.state = State(isLeased: isLeased)
-        self.exchangeDeadline = ExchangeDeadline(leaseEnd)
+        self.state = State(isLeased: isLeased, leaseEnd: leaseEnd)
     }
 
     /// Whether the row carries this holder's lease: taken with the lock, or written with the
@@ -61,6 +64,17 @@ final class HeldLock: @unchecked Sendable {
 
     func markSaved() { lock.withLock { state.saveFailed = false } }
 
-    /// The locks held by the current task (and inherited by its child tasks).
-    @TaskLocal static var current: [HeldLock] = []
+    /// The row's session as this holder last read or wrote it, if it has.
+    var knownCopy: AuthState?? {
+        get { lock.withLock { state.knownCopy } }
+        set { lock.withLock { state.knownCopy = newValue } }
+    }
+
+    /// When the lease, as far as this holder knows, ends.
+    var leaseEnd: ContinuousClock.Instant { lock.withLock { state.leaseEnd } }
+
+    /// A renewal sent at some instant was confirmed: the lease ends no earlier than `instant`.
+    func extendLease(to instant: ContinuousClock.Instant) {
+        lock.withLock { state.leaseEnd = max(state.leaseEnd, instant) }
+    }
 }

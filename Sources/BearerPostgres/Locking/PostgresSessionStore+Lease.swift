@@ -17,7 +17,7 @@ import BearerCore
 /// owner's live lease gives the lock back and waits. The holder reconnects its own pool place
 /// and saves there while the row carries its lease; a holder whose save failed keeps the lease
 /// until it runs out, as its tokens exist only in its memory. OAuth exchanges under the lock are
-/// given up before the lease ends as far as the holder knows (``ExchangeDeadline``).
+/// given up before the lease ends as far as the holder knows (`Access.exchangeDeadline`).
 ///
 /// A lease renewed before the server last started (or recovered from a crash) counts from that
 /// start instead: a restart ends every holder's connection through no fault of theirs, and each
@@ -174,7 +174,7 @@ extension PostgresSessionStore {
             let renewed = try? await runHolding(held) { connection in
                 !(try connection.execute(renew, [.text(key), .text(owner), .text(lease)])).isEmpty
             }
-            if renewed == true { held.exchangeDeadline.extend(to: sent + lockTimeout) }
+            if renewed == true { held.extendLease(to: sent + lockTimeout) }
         }
     }
 

@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -70,7 +72,8 @@ struct FleetServer: Sendable {
 
     /// The server's metadata.
     func discover(using transport: URLSessionTransport) async throws -> AuthorizationServer {
-        try await AuthorizationServer.discover(issuer: try url("/o"), allowingInsecureLoopback: true, using: transport)
+        try await AuthorizationServerClient(transport: transport).discover(
+            issuer: try url("/o"), allowingInsecureLoopback: true)
     }
 
     /// Signs `user` in through the headless browser with the trusted client (no consent page).
@@ -79,8 +82,8 @@ struct FleetServer: Sendable {
             server: try await discover(using: transport), client: Self.client,
             scopes: ["openid", "email", "drive.readonly"])
         let redirect = try await authorize(request.url, as: user)
-        return try await AuthState.exchange(
-            try AuthorizationResponse(redirect: redirect, for: request), for: request, using: transport)
+        return try await AuthorizationServerClient(transport: transport).exchange(
+            try AuthorizationResponse(redirect: redirect, for: request), for: request)
     }
 
     /// Opens `url` in the headless browser as `user`, and returns where the server redirects.

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 /// Scopes are `1*NQCHAR` (RFC 6749 §3.3): anything else is refused before a request is built.
 @Suite("Scope characters (RFC 6749 §3.3)")
 struct ScopeCharacterTests {
@@ -29,7 +31,7 @@ struct ScopeCharacterTests {
         let state = AuthState(server: Fixtures.server, client: Fixtures.publicClient, refreshToken: RefreshToken("r"))
         let transport = RecordingTransport()
         let error = await #expect(throws: BearerError.self) {
-            try await state.refreshed(using: transport, scopes: ["email\ninjected"])
+            try await AuthorizationServerClient(transport: transport).refresh(state, scopes: ["email\ninjected"])
         }
         #expect(error?.kind == .invalidScope)
         #expect(await transport.requests.isEmpty)
@@ -41,8 +43,8 @@ struct ScopeCharacterTests {
         server.deviceAuthorizationEndpoint = Fixtures.url("https://auth.example.com/device")
         let transport = RecordingTransport()
         let error = await #expect(throws: BearerError.self) {
-            try await DeviceAuthorization.start(
-                server: server, client: Fixtures.publicClient, scopes: ["a\"b"], using: transport)
+            try await AuthorizationServerClient(transport: transport).startDeviceAuthorization(
+                at: server, as: Fixtures.publicClient, scopes: ["a\"b"])
         }
         #expect(error?.kind == .invalidScope)
         #expect(await transport.requests.isEmpty)

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -74,8 +76,8 @@ struct ConfigurationTests {
     func discoveryReadsOpenIDConfiguration() async throws {
         let transport = RecordingTransport(replies: [.json(200, Self.metadata(issuer: "https://id.example.com/tenant"))]
         )
-        let server = try await AuthorizationServer.discover(
-            issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
+        let server = try await AuthorizationServerClient(transport: transport).discover(
+            issuer: Fixtures.url("https://id.example.com/tenant"))
         #expect(server.tokenEndpoint.absoluteString == "https://id.example.com/tenant/token")
         #expect(server.revocationEndpoint?.absoluteString == "https://id.example.com/tenant/revoke")
         #expect(server.sendsIssuerInAuthorizationResponse)
@@ -89,8 +91,8 @@ struct ConfigurationTests {
             .text(404, contentType: "text/html", "<h1>Not found</h1>"),
             .json(200, Self.metadata(issuer: "https://id.example.com/tenant")),
         ])
-        let server = try await AuthorizationServer.discover(
-            issuer: Fixtures.url("https://id.example.com/tenant"), using: transport)
+        let server = try await AuthorizationServerClient(transport: transport).discover(
+            issuer: Fixtures.url("https://id.example.com/tenant"))
         #expect(server.authorizationEndpoint.absoluteString == "https://id.example.com/tenant/authorize")
         let urls = await transport.requests.compactMap(\.url.absoluteString)
         #expect(urls.last == "https://id.example.com/.well-known/oauth-authorization-server/tenant")
@@ -100,7 +102,8 @@ struct ConfigurationTests {
     func discoveryRefusesOtherIssuer() async throws {
         let transport = RecordingTransport(replies: [.json(200, Self.metadata(issuer: "https://evil.example.com"))])
         let error = await #expect(throws: BearerError.self) {
-            try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: transport)
+            try await AuthorizationServerClient(transport: transport).discover(
+                issuer: Fixtures.url("https://id.example.com"))
         }
         #expect(error?.kind == .issuerMismatch)
     }
@@ -111,13 +114,14 @@ struct ConfigurationTests {
             of: "\"S256\"", with: "\"plain\"")
         let plain = RecordingTransport(replies: [.json(200, noS256)])
         let plainError = await #expect(throws: BearerError.self) {
-            try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: plain)
+            try await AuthorizationServerClient(transport: plain).discover(
+                issuer: Fixtures.url("https://id.example.com"))
         }
         #expect(plainError?.kind == .invalidDiscoveryDocument)
 
         let insecure = await #expect(throws: BearerError.self) {
-            try await AuthorizationServer.discover(
-                issuer: Fixtures.url("http://id.example.com"), using: RecordingTransport())
+            try await AuthorizationServerClient(transport: RecordingTransport()).discover(
+                issuer: Fixtures.url("http://id.example.com"))
         }
         #expect(insecure?.kind == .insecureEndpoint)
 
@@ -125,7 +129,8 @@ struct ConfigurationTests {
             .text(404, contentType: "text/plain", ""), .text(404, contentType: "text/plain", ""),
         ])
         let missingError = await #expect(throws: BearerError.self) {
-            try await AuthorizationServer.discover(issuer: Fixtures.url("https://id.example.com"), using: missing)
+            try await AuthorizationServerClient(transport: missing).discover(
+                issuer: Fixtures.url("https://id.example.com"))
         }
         #expect(missingError?.kind == .invalidDiscoveryDocument)
     }

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -22,6 +24,11 @@ private final class Waits: @unchecked Sendable {
     func wait(_ duration: Duration) {
         lock.withLock { recorded.append(duration) }
         clock.advance(by: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
+    }
+
+    /// A clock reading ``clock`` whose waits are recorded, then move it on.
+    var wallClock: WallClock {
+        WallClock(waitingWith: { self.wait($0) }, { self.clock.now })
     }
 }
 
@@ -49,20 +56,15 @@ struct DeviceAuthorizationTests {
                 200,
                 #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"rt","scope":"email"}"#),
         ])
-        let device = try await DeviceAuthorization.start(
-            server: server,
-            client: Fixtures.publicClient,
-            scopes: ["email"],
-            using: transport,
-            clock: clock.wallClock
-        )
+        let device = try await AuthorizationServerClient(transport: transport, clock: clock.wallClock)
+            .startDeviceAuthorization(at: server, as: Fixtures.publicClient, scopes: ["email"])
         #expect(device.userCode == "WDJB-MJHT")
         #expect(device.verificationURIComplete?.absoluteString.hasSuffix("user_code=WDJB-MJHT") == true)
         #expect(!"\(device)".contains("dev-code"))
         let waits = Waits(clock)
         let reported = Recorder<DeviceSignInProgress>()
-        let state = try await device.waitForApproval(
-            using: transport, clock: clock.wallClock, sleep: { waits.wait($0) }, progress: reported.record)
+        let state = try await AuthorizationServerClient(transport: transport, clock: waits.wallClock).waitForApproval(
+            of: device, progress: reported.record)
         #expect(state.accessToken?.value == "at")
         #expect(
             reported.all == [
@@ -86,16 +88,16 @@ struct DeviceAuthorizationTests {
             .json(400, #"{"error":"slow_down"}"#),
             .json(200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600}"#),
         ])
-        let device = try await DeviceAuthorization.start(
-            server: server, client: Client(id: "tv-app"), scopes: ["email"], using: transport, clock: clock.wallClock)
+        let device = try await AuthorizationServerClient(transport: transport, clock: clock.wallClock)
+            .startDeviceAuthorization(at: server, as: Client(id: "tv-app"), scopes: ["email"])
         let waits = Waits(clock)
         let sentWhenReported = Recorder<Int>()
         let report: @Sendable (DeviceSignInProgress) async -> Void = { _ in
             await MainActor.run {}  // as a UI update would
             sentWhenReported.record(await transport.requests.count)
         }
-        _ = try await device.waitForApproval(
-            using: transport, clock: clock.wallClock, sleep: { waits.wait($0) }, progress: report)
+        _ = try await AuthorizationServerClient(transport: transport, clock: waits.wallClock).waitForApproval(
+            of: device, progress: report)
         // Before the first poll, after the first, after the second (slow_down, then its wait).
         #expect(sentWhenReported.all == [1, 2, 3, 3])
     }
@@ -104,16 +106,11 @@ struct DeviceAuthorizationTests {
     func stops() async throws {
         let clock = TestClock(Fixtures.epoch)
         let denied = RecordingTransport(replies: [start, .json(400, #"{"error":"access_denied"}"#)])
-        let device = try await DeviceAuthorization.start(
-            server: server,
-            client: Fixtures.publicClient,
-            scopes: [],
-            using: denied,
-            clock: clock.wallClock
-        )
+        let device = try await AuthorizationServerClient(transport: denied, clock: clock.wallClock)
+            .startDeviceAuthorization(at: server, as: Fixtures.publicClient, scopes: [])
         let waits = Waits(clock)
         let error = await #expect(throws: OAuthError.self) {
-            try await device.waitForApproval(using: denied, clock: clock.wallClock, sleep: { waits.wait($0) })
+            try await AuthorizationServerClient(transport: denied, clock: waits.wallClock).waitForApproval(of: device)
         }
         #expect(error?.code == .accessDenied)
 
@@ -121,7 +118,7 @@ struct DeviceAuthorizationTests {
             replies: Array(repeating: .json(400, #"{"error":"authorization_pending"}"#), count: 20)
         )
         let expired = await #expect(throws: BearerError.self) {
-            try await device.waitForApproval(using: pending, clock: clock.wallClock, sleep: { waits.wait($0) })
+            try await AuthorizationServerClient(transport: pending, clock: waits.wallClock).waitForApproval(of: device)
         }
         #expect(expired?.kind == .timedOut)
         #expect(await pending.requests.count < 20, "polling stops at expires_in")
@@ -130,17 +127,14 @@ struct DeviceAuthorizationTests {
     @Test("A server without a device endpoint and a response without a user code are clear errors")
     func badConfiguration() async throws {
         let missing = await #expect(throws: BearerError.self) {
-            try await DeviceAuthorization.start(
-                server: Fixtures.server, client: Fixtures.publicClient, scopes: [], using: RecordingTransport())
+            try await AuthorizationServerClient(transport: RecordingTransport()).startDeviceAuthorization(
+                at: Fixtures.server, as: Fixtures.publicClient, scopes: [])
         }
         #expect(missing?.kind == .invalidConfiguration)
         let incomplete = await #expect(throws: BearerError.self) {
-            try await DeviceAuthorization.start(
-                server: server,
-                client: Fixtures.publicClient,
-                scopes: [],
-                using: RecordingTransport(replies: [.json(200, #"{"device_code":"d","expires_in":60}"#)])
-            )
+            try await AuthorizationServerClient(
+                transport: RecordingTransport(replies: [.json(200, #"{"device_code":"d","expires_in":60}"#)])
+            ).startDeviceAuthorization(at: server, as: Fixtures.publicClient, scopes: [])
         }
         #expect(incomplete?.kind == .invalidResponse)
     }
@@ -167,12 +161,8 @@ struct DeviceAuthorizationTests {
         ]
         for (body, kind) in cases {
             let error = await #expect(throws: BearerError.self, "\(body)") {
-                try await DeviceAuthorization.start(
-                    server: server,
-                    client: Fixtures.publicClient,
-                    scopes: [],
-                    using: RecordingTransport(replies: [.json(200, body)])
-                )
+                try await AuthorizationServerClient(transport: RecordingTransport(replies: [.json(200, body)]))
+                    .startDeviceAuthorization(at: server, as: Fixtures.publicClient, scopes: [])
             }
             #expect(error?.kind == kind, "\(body)")
         }

@@ -164,16 +164,14 @@ actor ReleaseHoldingStore: SessionStore {
     }
 
     func load(key: String) async throws -> AuthState? { try await base.load(key: key) }
-    func save(_ state: AuthState, key: String) async throws { try await base.save(state, key: key) }
-    func remove(key: String) async throws { try await base.remove(key: key) }
     func keys() async throws -> [String] { try await base.keys() }
 
     nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: InMemorySessionStore.Access) async throws -> Result
     ) async throws -> Result {
-        try await base.withExclusiveAccess(to: key) {
-            let result = try await body()
+        try await base.withExclusiveAccess(to: key) { access in
+            let result = try await body(access)
             await self.holdIfAsked()
             return result
         }

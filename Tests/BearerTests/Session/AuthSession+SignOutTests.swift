@@ -25,16 +25,25 @@ struct SignOutSpaceTests {
         }
 
         func load(key: String) async throws -> AuthState? { try await inner.load(key: key) }
-        func save(_ state: AuthState, key: String) async throws { try await inner.save(state, key: key) }
         func keys() async throws -> [String] { try await inner.keys() }
-        func remove(key: String) async throws {
-            seen.record(reservedFiles())
-            try await inner.remove(key: key)
-        }
         func withExclusiveAccess<Result: Sendable>(
-            to key: String, _ body: @Sendable () async throws -> Result
+            to key: String, _ body: @Sendable (_ access: Access) async throws -> Result
         ) async throws -> Result {
-            try await inner.withExclusiveAccess(to: key, body)
+            try await inner.withExclusiveAccess(to: key) { access in try await body(Access(store: self, base: access)) }
+        }
+
+        /// The file store's access, recording the reserved files present at each removal.
+        struct Access: ExclusiveSessionAccess {
+            let store: ObservingStore
+            let base: FileSessionStore.Access
+
+            func load() async throws -> AuthState? { try await base.load() }
+            func write(_ state: AuthState) async throws { try await base.write(state) }
+            func prepareToSave() async throws { try await base.prepareToSave() }
+            func remove() async throws {
+                store.seen.record(store.reservedFiles())
+                try await base.remove()
+            }
         }
     }
 
@@ -52,7 +61,10 @@ struct SignOutSpaceTests {
         let second = try await AuthSession.save(state, to: store, key: "b", transport: transport)
         _ = try await second.disconnect()
         #expect(store.seen.all == [[], []])
-        let reservedWhileSaving = try await store.withExclusiveAccess(to: "c") { store.reservedFiles() }
+        let reservedWhileSaving = try await store.withExclusiveAccess(to: "c") { access in
+            try await access.prepareToSave()
+            return store.reservedFiles()
+        }
         #expect(reservedWhileSaving.count == 1)
     }
 }

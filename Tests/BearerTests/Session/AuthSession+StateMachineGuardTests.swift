@@ -186,8 +186,6 @@ actor LockFailingStore: SessionStore {
     func failNextLock() { failsNextLock = true }
 
     func load(key: String) async throws -> AuthState? { try await base.load(key: key) }
-    func save(_ state: AuthState, key: String) async throws { try await base.save(state, key: key) }
-    func remove(key: String) async throws { try await base.remove(key: key) }
     func keys() async throws -> [String] { try await base.keys() }
 
     private func takeFailure() -> Bool {
@@ -197,7 +195,7 @@ actor LockFailingStore: SessionStore {
 
     nonisolated func withExclusiveAccess<Result: Sendable>(
         to key: String,
-        _ body: @Sendable () async throws -> Result
+        _ body: @Sendable (_ access: InMemorySessionStore.Access) async throws -> Result
     ) async throws -> Result {
         if await takeFailure() { throw BearerError.storageFailure("The lock is held elsewhere.") }
         return try await base.withExclusiveAccess(to: key, body)

@@ -22,7 +22,7 @@ extension AuthSessionStateMachineTests {
         #expect(machine.refreshFailed(Self.invalidGrant, at: Self.epoch) == .nextStep)
         let marked = stale.markingSignInRequired(Self.invalidGrant)
         #expect(machine.description == "unsaved, running")
-        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(marked))
+        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(marked, over: stale))
         machine.saveSucceeded(marked)
         #expect(machine.description == "signInRequired, running")
         #expect(!machine.canAuthorize)
@@ -62,7 +62,9 @@ extension AuthSessionStateMachineTests {
     func replaced(phase: PhaseName) {
         var machine = Self.machine(in: phase)
         let newState = Self.state(access: "at-new", subject: "user-3")
-        #expect(machine.replaced(with: newState) == newState)
+        let stored = machine.storedCopy
+        #expect(machine.replaced(with: newState, storedCopy: stored) == newState)
+        #expect(machine.storedCopy == stored)
         #expect(machine.description == "unsaved")
         #expect(machine.canAuthorize)
         machine.saveSucceeded(newState)
@@ -114,7 +116,7 @@ extension AuthSessionStateMachineTests {
         #expect(machine.tokenRequested(at: Self.epoch, leeway: Self.leeway) == .join(Self.run))
         #expect(machine.refreshRequested(after: token, at: Self.epoch, leeway: Self.leeway) == .join(Self.run))
         #expect(machine.tokenRejected(token, at: Self.epoch, leeway: Self.leeway) == .join(Self.run))
-        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(unsaved))
+        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(unsaved, over: Self.state()))
         machine.saveSucceeded(unsaved)
         // The token is fresh, but a joined caller saw it rejected: the run does not hand it out.
         #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .refresh(unsaved))
@@ -126,7 +128,7 @@ extension AuthSessionStateMachineTests {
         Self.startRun(&machine, at: Self.epoch)
         let unsaved = machine.state
         let token = AccessToken("at-2")
-        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(unsaved))
+        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(unsaved, over: Self.state()))
         machine.saveSucceeded(unsaved)
         #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .deliver(unsaved))
         #expect(machine.description == "saved, decided")
@@ -149,7 +151,7 @@ extension AuthSessionStateMachineTests {
         let refreshed = Self.state(access: "at-2", refresh: "rt-2", expiresIn: 7200)
         machine.refreshSucceeded(refreshed)
         #expect(machine.tokenRejected(AccessToken("at-1"), at: Self.epoch, leeway: Self.leeway) == .join(Self.run))
-        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(refreshed))
+        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(refreshed, over: stale))
         machine.saveSucceeded(refreshed)
         #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .deliver(refreshed))
         let old = try #require(stale.accessToken)

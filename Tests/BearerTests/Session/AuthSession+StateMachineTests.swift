@@ -74,7 +74,8 @@ struct AuthSessionStateMachineTests {
             _ = refreshInRun(&machine)
             machine.refreshSucceeded(state(access: "at-2", refresh: "rt-2"))
             #expect(
-                machine.nextStepHoldingLock(at: epoch, leeway: leeway) == .save(state(access: "at-2", refresh: "rt-2")))
+                machine.nextStepHoldingLock(at: epoch, leeway: leeway)
+                    == .save(state(access: "at-2", refresh: "rt-2"), over: state()))
             machine.runEnded()
         case .backingOff, .backingOffExpired:
             _ = refreshInRun(&machine, at: failedAt)
@@ -159,7 +160,7 @@ struct AuthSessionStateMachineTests {
         let signInRequired = Machine.Failure(BearerError.signInRequired("grant gone"))
         let expected: [PhaseName: (fresh: Machine.LockedAction, stale: Machine.LockedAction)] = [
             .saved: (.deliver(held), .refresh(held)),
-            .unsaved: (.save(held), .save(held)),
+            .unsaved: (.save(held, over: Self.state()), .save(held, over: Self.state())),
             .backingOffExpired: (.deliver(held), .refresh(held)),
             .signInRequired: (.fail(signInRequired), .fail(signInRequired)),
             .signedOut: (.fail(Self.signedOutFailure), .fail(Self.signedOutFailure)),
@@ -177,7 +178,8 @@ struct AuthSessionStateMachineTests {
         _ = Self.refreshInRun(&machine)
         let refreshed = Self.state(access: "at-2", expiresIn: 0)
         machine.refreshSucceeded(refreshed)
-        #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(refreshed))
+        #expect(
+            machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .save(refreshed, over: Self.state()))
         machine.saveSucceeded(refreshed)
         #expect(machine.description == "saved, running")
         #expect(machine.nextStepHoldingLock(at: Self.epoch, leeway: Self.leeway) == .deliver(refreshed))
@@ -189,13 +191,16 @@ struct AuthSessionStateMachineTests {
     // MARK: - The stored copy
 
     enum StoredCopy: String, CaseIterable, CustomTestStringConvertible {
-        case gone, same, newerSameUser, otherUser, marked
+        /// `base` is the copy the machine's state was made from (itself, once saved).
+        case base, gone, same, newerSameUser, otherUser, marked
         var testDescription: String { rawValue }
     }
 
-    static func storedCopy(_ copy: StoredCopy, like state: AuthState) -> AuthState? {
-        switch copy {
-        case .gone: nil
+    static func storedCopy(_ copy: StoredCopy, of machine: Machine) -> AuthState? {
+        let state = machine.state
+        return switch copy {
+        case .base: machine.storedCopy
+        case .gone: AuthState?.none
         case .same: state
         case .newerSameUser: Self.state(access: "at-9", refresh: "rt-9")
         case .otherUser: Self.state(access: "at-o", refresh: "rt-o", subject: "user-2")
@@ -209,32 +214,44 @@ struct AuthSessionStateMachineTests {
     /// that took it fails once.
     static let otherAccount = Machine.StoredCopyAction.adoptedOtherAccount(
         Machine.Failure(BearerError.userMismatch("other")))
+    /// An unsaved state whose stored copy was removed, or taken by another account, since it was
+    /// made: its grant is revoked, and the call fails.
+    static func orphan(_ failure: BearerError) -> Machine.StoredCopyAction {
+        .revokeOrphan(state(access: "at-2", refresh: "rt-2"), then: Machine.Failure(failure))
+    }
 
     /// What reconciling each phase with each stored copy gives: the action, then the phase and the
     /// access token held after.
     static let reconciled: [PhaseName: [StoredCopy: (Machine.StoredCopyAction, String)]] = [
         .saved: [
-            .gone: (gone, "signedOut at-1"), .same: (.unchanged, "saved at-1"),
+            .base: (.unchanged, "saved at-1"), .gone: (gone, "signedOut at-1"), .same: (.unchanged, "saved at-1"),
             .newerSameUser: (.adopted, "saved at-9"), .otherUser: (mismatch, "saved at-1"),
             .marked: (.adopted, "signInRequired at-m"),
         ],
         .backingOff: [
-            .gone: (gone, "signedOut at-1"), .same: (.unchanged, "backingOff at-1"),
+            .base: (.unchanged, "backingOff at-1"), .gone: (gone, "signedOut at-1"),
+            .same: (.unchanged, "backingOff at-1"),
             .newerSameUser: (.adopted, "saved at-9"), .otherUser: (mismatch, "backingOff at-1"),
             .marked: (.adopted, "signInRequired at-m"),
         ],
+        // Saved while its stored copy is still the one it was made from; else the stored copy owns
+        // the key: the same account's is adopted, and a removal or another account orphans it.
         .unsaved: [
-            .gone: (.unchanged, "unsaved at-2"), .same: (.unchanged, "unsaved at-2"),
-            .newerSameUser: (.unchanged, "unsaved at-2"), .otherUser: (.unchanged, "unsaved at-2"),
-            .marked: (.unchanged, "unsaved at-2"),
+            .base: (.unchanged, "unsaved at-2"),
+            .gone: (orphan(BearerError.signInRequired("gone")), "signedOut none"),
+            .same: (.adopted, "saved at-2"), .newerSameUser: (.adopted, "saved at-9"),
+            .otherUser: (orphan(BearerError.userMismatch("other")), "signedOut none"),
+            .marked: (.adopted, "signInRequired at-m"),
         ],
         .signInRequired: [
-            .gone: (.unchanged, "signInRequired at-1"), .same: (.unchanged, "signInRequired at-1"),
+            .base: (.unchanged, "signInRequired at-1"), .gone: (.unchanged, "signInRequired at-1"),
+            .same: (.unchanged, "signInRequired at-1"),
             .newerSameUser: (.adopted, "saved at-9"), .otherUser: (otherAccount, "saved at-o"),
             .marked: (.unchanged, "signInRequired at-1"),
         ],
         .signedOut: [
-            .gone: (.unchanged, "signedOut none"), .same: (.unchanged, "signedOut none"),
+            .base: (.unchanged, "signedOut none"), .gone: (.unchanged, "signedOut none"),
+            .same: (.unchanged, "signedOut none"),
             .newerSameUser: (.adopted, "saved at-9"), .otherUser: (otherAccount, "saved at-o"),
             .marked: (.unchanged, "signedOut none"),
         ],
@@ -246,7 +263,7 @@ struct AuthSessionStateMachineTests {
     )
     func storedCopyLoaded(phase: PhaseName, copy: StoredCopy) throws {
         var machine = Self.machine(in: phase)
-        let action = machine.storedCopyLoaded(Self.storedCopy(copy, like: machine.state))
+        let action = machine.storedCopyLoaded(Self.storedCopy(copy, of: machine))
         let expected = try #require(Self.reconciled[phase]?[copy])
         #expect(action == expected.0)
         #expect("\(machine.description) \(machine.state.accessToken?.value ?? "none")" == expected.1)

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 /// What a session keeps of a refresh answer: the tokens always, the ID token only when it passes,
 /// the refresh token's expiry, and unknown fields within limits.
 @Suite("AuthState: what a refresh answer leaves in the session")
@@ -37,7 +39,7 @@ struct RefreshAnswerTests {
         let now = Fixtures.epoch.addingTimeInterval(600)
         let ahead = Fixtures.idToken(for: request, issuedAt: now.addingTimeInterval(1200))
         let transport = RecordingTransport(replies: [refreshReply(idToken: ahead)])
-        let refreshed = try await state.refreshed(using: transport, clock: .fixed(now))
+        let refreshed = try await AuthorizationServerClient(transport: transport, clock: .fixed(now)).refresh(state)
         #expect(refreshed.refreshToken?.value == "rt-2")
         #expect(refreshed.accessToken?.value == "at-2")
         #expect(refreshed.idTokenRejection?.kind == .invalidIDToken)
@@ -91,9 +93,12 @@ struct RefreshAnswerTests {
             .json(200, #"{"access_token":"at-2","token_type":"Bearer","refresh_token_expires_in":"7200"}"#),
             .json(200, #"{"access_token":"at-3","token_type":"Bearer","expires_in":3600}"#),
         ])
-        let first = try await state.refreshed(using: transport, clock: .fixed(Fixtures.epoch))
+        let first = try await AuthorizationServerClient(transport: transport, clock: .fixed(Fixtures.epoch)).refresh(
+            state)
         #expect(first.refreshTokenExpiresAt == Fixtures.epoch.addingTimeInterval(7200))
-        let second = try await first.refreshed(using: transport, clock: .fixed(Fixtures.epoch.addingTimeInterval(60)))
+        let second = try await AuthorizationServerClient(
+            transport: transport, clock: .fixed(Fixtures.epoch.addingTimeInterval(60))
+        ).refresh(first)
         #expect(second.refreshTokenExpiresAt == Fixtures.epoch.addingTimeInterval(7200))
         #expect(try AuthState(encoded: second.encoded()).refreshTokenExpiresAt == second.refreshTokenExpiresAt)
     }
@@ -104,7 +109,9 @@ struct RefreshAnswerTests {
         limited.refreshTokenExpiresAt = Fixtures.epoch.addingTimeInterval(7200)
         let transport = RecordingTransport()
         let error = await #expect(throws: OAuthError.self) {
-            try await limited.refreshed(using: transport, clock: .fixed(Fixtures.epoch.addingTimeInterval(7200)))
+            try await AuthorizationServerClient(
+                transport: transport, clock: .fixed(Fixtures.epoch.addingTimeInterval(7200))
+            ).refresh(limited)
         }
         #expect(error?.code == .invalidGrant)
         #expect(error?.signInRequired == true)
@@ -115,7 +122,8 @@ struct RefreshAnswerTests {
     func deeplyNestedFieldIsDropped() async throws {
         let deep = String(repeating: #"{"a":"#, count: 510) + "1" + String(repeating: "}", count: 510)
         let transport = RecordingTransport(replies: [refreshReply(extra: #","deep":\#(deep),"kept":"yes""#)])
-        let refreshed = try await state.refreshed(using: transport, clock: .fixed(Fixtures.epoch))
+        let refreshed = try await AuthorizationServerClient(transport: transport, clock: .fixed(Fixtures.epoch))
+            .refresh(state)
         #expect(refreshed.refreshToken?.value == "rt-2")
         #expect(refreshed.additionalParameters == ["kept": "yes"])
         let restored = try AuthState(encoded: refreshed.encoded())

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 @Suite("AuthState: exchange, refresh, freshness, persistence")
 struct AuthStateTests {
     private let clock = WallClock.fixed(Fixtures.epoch)
@@ -23,7 +25,8 @@ struct AuthStateTests {
                 #"{"access_token":"at-1","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"rt-1","id_token":"\#(Fixtures.idToken(for: request))"\#(scopeField),"x_custom":"kept"}"#
             )
         ])
-        let state = try await AuthState.exchange(response, for: request, using: transport, clock: clock)
+        let state = try await AuthorizationServerClient(transport: transport, clock: clock).exchange(
+            response, for: request)
         return (state, transport, request)
     }
 
@@ -64,7 +67,7 @@ struct AuthStateTests {
             .json(200, #"{"access_token":"a","token_type":"Bearer","id_token":"\#(forged)"}"#)
         ])
         let error = await #expect(throws: BearerError.self) {
-            try await AuthState.exchange(response, for: request, using: transport, clock: clock)
+            try await AuthorizationServerClient(transport: transport, clock: clock).exchange(response, for: request)
         }
         #expect(error?.kind == .invalidIDToken)
     }
@@ -76,7 +79,7 @@ struct AuthStateTests {
             .json(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":1800,"refresh_token":"rt-2"}"#)
         ])
         let later = WallClock.fixed(Fixtures.epoch.addingTimeInterval(4000))
-        let refreshed = try await state.refreshed(using: transport, clock: later)
+        let refreshed = try await AuthorizationServerClient(transport: transport, clock: later).refresh(state)
         #expect(refreshed.accessToken?.value == "at-2")
         #expect(refreshed.refreshToken?.value == "rt-2")
         #expect(refreshed.accessTokenExpiresAt == Fixtures.epoch.addingTimeInterval(5800))
@@ -110,14 +113,18 @@ struct AuthStateTests {
         let (state, _, _) = try await signedIn()
         let marked = state.markingSignInRequired(OAuthError(code: .invalidGrant, statusCode: 400))
         let transport = RecordingTransport()
-        let error = await #expect(throws: BearerError.self) { try await marked.refreshed(using: transport) }
+        let error = await #expect(throws: BearerError.self) {
+            try await AuthorizationServerClient(transport: transport).refresh(marked)
+        }
         #expect(error?.kind == .signInRequired)
         #expect(error?.signInRequired == true)
         #expect(await transport.requests.isEmpty)
 
         var noRefresh = state
         noRefresh.refreshToken = nil
-        let missing = await #expect(throws: BearerError.self) { try await noRefresh.refreshed(using: transport) }
+        let missing = await #expect(throws: BearerError.self) {
+            try await AuthorizationServerClient(transport: transport).refresh(noRefresh)
+        }
         #expect(missing?.kind == .signInRequired)
         #expect(await transport.requests.isEmpty)
     }
@@ -126,7 +133,9 @@ struct AuthStateTests {
     func refreshInvalidGrant() async throws {
         let (state, _, _) = try await signedIn()
         let transport = RecordingTransport(replies: [.json(400, #"{"error":"invalid_grant"}"#)])
-        let error = await #expect(throws: OAuthError.self) { try await state.refreshed(using: transport) }
+        let error = await #expect(throws: OAuthError.self) {
+            try await AuthorizationServerClient(transport: transport).refresh(state)
+        }
         #expect(error?.code == .invalidGrant)
         #expect(error?.signInRequired == true)
     }

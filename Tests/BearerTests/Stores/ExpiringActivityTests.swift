@@ -164,7 +164,7 @@ struct ExpiringActivityTests {
             items: MemoryItems(), namespace: "Bearer", lockFolder: LockFolder(directory: folder),
             activity: ExpiringActivity(provider: ScriptedSystem(.refuse)))
         await #expect(throws: BearerError.self) {
-            try await refused.withExclusiveAccess(to: "default") { Issue.record("the section ran without time") }
+            try await refused.withExclusiveAccess(to: "default") { _ in Issue.record("the section ran without time") }
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path))
 
@@ -172,7 +172,7 @@ struct ExpiringActivityTests {
         let granted = ItemSessionStore(
             items: MemoryItems(), namespace: "Bearer", lockFolder: LockFolder(directory: folder),
             activity: ExpiringActivity(provider: system))
-        try await granted.withExclusiveAccess(to: "default") {
+        try await granted.withExclusiveAccess(to: "default") { _ in
             let lockFile = folder.appendingPathComponent(granted.lockName(for: "default")).path
             system.record(FileManager.default.fileExists(atPath: lockFile) ? "locked" : "not locked")
         }
@@ -192,7 +192,7 @@ struct ExpiringActivityTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<4 {
                 group.addTask {
-                    try await store.withExclusiveAccess(to: "default") {
+                    try await store.withExclusiveAccess(to: "default") { _ in
                         // Sections run one at a time: every other task is still waiting, and has
                         // not asked the system for time.
                         #expect(system.requests - finished.value == 1)

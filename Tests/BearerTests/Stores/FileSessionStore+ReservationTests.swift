@@ -31,12 +31,14 @@ struct FileSessionStoreReservationTests {
         return stat(path, &status) == 0 ? UInt64(status.st_ino) : nil
     }
 
-    @Test("A save under the lock writes into a file whose space was allocated before the body ran")
+    @Test("A save under the lock writes into the file whose space prepareToSave allocated")
     func saveUsesReservedSpace() async throws {
         let (store, directory) = makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
         try await store.save(state("rt-1"), key: "main")
-        let reserved = try await store.withExclusiveAccess(to: "main") { () -> UInt64? in
+        let reserved = try await store.withExclusiveAccess(to: "main") { access -> UInt64? in
+            #expect(Self.temporaryFiles(in: directory).isEmpty, "nothing is reserved for a body that only reads")
+            try await access.prepareToSave()
             let files = Self.temporaryFiles(in: directory)
             guard files.count == 1, let name = files.first else { return nil }
             let path = directory.appendingPathComponent(name).path
@@ -45,7 +47,7 @@ struct FileSessionStoreReservationTests {
                 return nil
             }
             let inode = Self.inode(path)
-            try await store.save(state("rt-2"), key: "main")
+            try await access.write(state("rt-2"))
             return inode
         }
         let reservedInode = try #require(reserved, "one reserved temporary file of the full size exists under the lock")
@@ -60,10 +62,15 @@ struct FileSessionStoreReservationTests {
     func unusedReservationIsRemoved() async throws {
         let (store, directory) = makeStore()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await store.withExclusiveAccess(to: "main") {}
+        try await store.withExclusiveAccess(to: "main") { access in try await access.prepareToSave() }
         #expect(Self.temporaryFiles(in: directory).isEmpty)
         struct Failure: Error {}
-        await #expect(throws: Failure.self) { try await store.withExclusiveAccess(to: "main") { throw Failure() } }
+        await #expect(throws: Failure.self) {
+            try await store.withExclusiveAccess(to: "main") { access in
+                try await access.prepareToSave()
+                throw Failure()
+            }
+        }
         #expect(Self.temporaryFiles(in: directory).isEmpty)
         try await store.save(state("rt-3"), key: "main")
         #expect(try await store.load(key: "main")?.refreshToken?.value == "rt-3")

@@ -133,7 +133,7 @@ struct FileSessionStoreTests {
             for index in 0..<40 {
                 let store = FileSessionStore(directory: directory)
                 group.addTask {
-                    try await store.withExclusiveAccess(to: "default") {
+                    try await store.withExclusiveAccess(to: "default") { _ in
                         await counter.enter()
                         for _ in 0..<(index % 3) { await Task.yield() }
                         await counter.leave()

@@ -71,7 +71,7 @@ struct ItemSessionStoreTests {
             for index in 0..<8 {
                 let store = store()
                 group.addTask {
-                    try await store.withExclusiveAccess(to: "default") {
+                    try await store.withExclusiveAccess(to: "default") { _ in
                         let count = await inside.enter()
                         #expect(count == 1, "body \(index) ran beside another")
                         await Task.yield()
@@ -91,7 +91,7 @@ struct ItemSessionStoreTests {
     @Test("Without a lock folder the lock holds within the process and creates no file")
     func inProcessLock() async throws {
         defer { try? FileManager.default.removeItem(at: root) }
-        let result = try await store(locked: false).withExclusiveAccess(to: "default") { 42 }
+        let result = try await store(locked: false).withExclusiveAccess(to: "default") { _ in 42 }
         #expect(result == 42)
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("locks").path))
     }

@@ -51,7 +51,7 @@ struct FolderTrustTests {
         chmod(directory.path, 0o777)
         await expectRefusal(containing: "chmod 700 '\(directory.path)'") { try await store.save(state, key: "default") }
         await expectRefusal(containing: "chmod 700") { _ = try await store.load(key: "default") }
-        await expectRefusal(containing: "chmod 700") { try await store.withExclusiveAccess(to: "default") {} }
+        await expectRefusal(containing: "chmod 700") { try await store.withExclusiveAccess(to: "default") { _ in } }
         chmod(directory.path, 0o700)
         #expect(try await store.load(key: "default") == state, "the session is intact once the folder is fixed")
     }
@@ -72,7 +72,9 @@ struct FolderTrustTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         chown(directory.path, otherUser, gid_t.max)
         await expectRefusal(containing: "belongs to another user") { try await store.save(state, key: "default") }
-        await expectRefusal(containing: "mv '\(directory.path)'") { try await store.withExclusiveAccess(to: "a") {} }
+        await expectRefusal(containing: "mv '\(directory.path)'") {
+            try await store.withExclusiveAccess(to: "a") { _ in }
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
@@ -84,8 +86,8 @@ struct FolderTrustTests {
         chown(session, otherUser, gid_t.max)
         await expectRefusal(containing: "rm '\(session)'") { _ = try await store.load(key: "default") }
         let lock = directory.appendingPathComponent(".default.lock").path
-        try await store.withExclusiveAccess(to: "default") {}
+        try await store.withExclusiveAccess(to: "default") { _ in }
         chown(lock, otherUser, gid_t.max)
-        await expectRefusal(containing: "rm '\(lock)'") { try await store.withExclusiveAccess(to: "default") {} }
+        await expectRefusal(containing: "rm '\(lock)'") { try await store.withExclusiveAccess(to: "default") { _ in } }
     }
 }

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -150,10 +152,9 @@ struct RedactionTests {
             let transport = RecordingTransport(replies: [.text(200, contentType: "text/html", body)])
             let redirect = Fixtures.redirect(for: request, query: "state=\(request.state)&code=c")
             do {
-                _ = try await AuthState.exchange(
+                _ = try await AuthorizationServerClient(transport: transport).exchange(
                     try AuthorizationResponse(redirect: redirect, for: request),
-                    for: request,
-                    using: transport
+                    for: request
                 )
                 Issue.record("expected an error")
             } catch {

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -71,8 +73,8 @@ struct TokenRequestTests {
         server.tokenEndpoint = Fixtures.url("http://auth.example.com/token")
         let transport = RecordingTransport()
         let error = await #expect(throws: BearerError.self) {
-            try await TokenRequest.refresh(RefreshToken("r"), server: server, client: Fixtures.publicClient)
-                .send(using: transport)
+            try await AuthorizationServerClient(transport: transport).token(
+                TokenRequest.refresh(RefreshToken("r"), server: server, client: Fixtures.publicClient))
         }
         #expect(error?.kind == .insecureEndpoint)
         #expect(await transport.requests.isEmpty)
@@ -82,8 +84,8 @@ struct TokenRequestTests {
     func networkFailure() async throws {
         let transport = RecordingTransport(replies: [.failure(.notConnectedToInternet)])
         let error = await #expect(throws: BearerError.self) {
-            try await TokenRequest.refresh(RefreshToken("r"), server: Fixtures.server, client: Fixtures.publicClient)
-                .send(using: transport)
+            try await AuthorizationServerClient(transport: transport).token(
+                TokenRequest.refresh(RefreshToken("r"), server: Fixtures.server, client: Fixtures.publicClient))
         }
         #expect(error?.kind == .network)
         #expect(error?.isTransient == true)

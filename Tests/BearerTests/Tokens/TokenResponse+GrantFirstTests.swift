@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -128,9 +130,8 @@ struct KeepTheGrantTests {
         ])
         let redirect = Fixtures.redirect(for: request, query: "state=\(request.state)&code=c")
         let error = await #expect(throws: BearerError.self) {
-            _ = try await AuthState.exchange(
-                try AuthorizationResponse(redirect: redirect, for: request), for: request, using: transport,
-                clock: .fixed(Fixtures.epoch))
+            _ = try await AuthorizationServerClient(transport: transport, clock: .fixed(Fixtures.epoch)).exchange(
+                try AuthorizationResponse(redirect: redirect, for: request), for: request)
         }
         #expect(error?.kind == .invalidIDToken)
         let revoked = await transport.requests(toPathEnding: "/revoke").map { $0.formBody["token"] }

@@ -6,15 +6,14 @@ import Testing
 @testable import BearerCore
 
 /// A store whose lock can outlive its connection only for a while bounds the token requests made
-/// under it: past the deadline the request is given up, and while the store moves the deadline
-/// on, the request runs to its answer.
-@Suite("ExchangeDeadline: token requests under a lease")
+/// under it: past the access's deadline the request is given up, and while the store moves the
+/// deadline on, the request runs to its answer.
+@Suite("Exchange deadline: token requests under a lease")
 struct ExchangeDeadlineTests {
     private static func staleSession(
-        replyingAfter delay: Duration, through gate: GatedTransport? = nil
+        store: DeadlineStore, replyingAfter delay: Duration, through gate: GatedTransport? = nil
     ) async throws -> (AuthSession, RecordingTransport) {
         let clock = TestClock(Fixtures.epoch)
-        let store = InMemorySessionStore()
         try await store.save(
             AuthState(
                 server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at-old"),
@@ -37,11 +36,13 @@ struct ExchangeDeadlineTests {
 
     @Test("A refresh still unanswered at the deadline is given up as a network error; the session keeps its grant")
     func givenUpAtDeadline() async throws {
-        let (session, transport) = try await Self.staleSession(replyingAfter: .seconds(30))
-        let deadline = ExchangeDeadline(.now + .milliseconds(200))
-        let error = await #expect(throws: BearerError.self) {
-            try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
-        }
+        let store = DeadlineStore()
+        let (session, transport) = try await Self.staleSession(store: store, replyingAfter: .seconds(30))
+        store.deadline.record(.now + .seconds(60))
+        let refresh = Task { try await session.validAccessToken() }
+        while await transport.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        store.deadline.record(.now + .milliseconds(200))
+        let error = await #expect(throws: BearerError.self) { try await refresh.value }
         #expect(error?.kind == .network)
         #expect("\(String(describing: error))".contains("claim"), "\(String(describing: error))")
         #expect(await transport.requests.count == 1)
@@ -50,34 +51,64 @@ struct ExchangeDeadlineTests {
 
     @Test("A deadline moved on while the request runs lets it finish, past the first deadline")
     func extendedDeadlineLetsItFinish() async throws {
+        let store = DeadlineStore()
         let gated = GatedTransport()
-        let (session, _) = try await Self.staleSession(replyingAfter: .zero, through: gated)
-        // The deadline's clock runs with the real one, and jumps when the test says.
-        let skew = Recorder<Duration>()
-        let now: @Sendable () -> ContinuousClock.Instant = { .now + (skew.all.last ?? .zero) }
-        let first = now() + .seconds(60)
-        let deadline = ExchangeDeadline(first, now: now)
-        let refresh = Task {
-            try await ExchangeDeadline.$current.withValue(deadline) { try await session.validAccessToken() }
-        }
+        let (session, _) = try await Self.staleSession(store: store, replyingAfter: .zero, through: gated)
+        // The claim is known to end soon when the request starts, and is renewed after the
+        // watcher first looked: the request outlives the first end and is answered.
+        let first = ContinuousClock.now + .seconds(2)
+        store.deadline.record(first)
+        store.renewAfterReads(2, to: first + .seconds(600))
+        let refresh = Task { try await session.validAccessToken() }
         await gated.waitForRequest()
-        deadline.extend(to: now() + .seconds(600))
-        // The first deadline is now well past; the watcher looks every quarter second meanwhile.
-        skew.record(.seconds(120))
-        try await Task.sleep(for: .milliseconds(600))
+        try await Task.sleep(until: first + .milliseconds(200))
         gated.answer()
         #expect(try await refresh.value == AccessToken("at-new"))
-        #expect(now() > first)
+        #expect(ContinuousClock.now > first)
+    }
+}
+
+/// An in-memory store whose access ends its claim at the last deadline the test recorded.
+private final class DeadlineStore: SessionStore, @unchecked Sendable {
+    let base = InMemorySessionStore()
+    let deadline = Recorder<ContinuousClock.Instant>()
+    private let lock = NSLock()
+    private var reads = 0
+    private var renewal: (after: Int, to: ContinuousClock.Instant)?
+
+    /// After `count` more reads, the deadline moves to `instant`, as a confirmed renewal moves it.
+    func renewAfterReads(_ count: Int, to instant: ContinuousClock.Instant) {
+        lock.withLock { renewal = (reads + count, instant) }
     }
 
-    @Test("A deadline only ever moves later")
-    func onlyLater() {
-        let start = ContinuousClock.now
-        let deadline = ExchangeDeadline(start + .seconds(10))
-        deadline.extend(to: start + .seconds(1))
-        #expect(deadline.instant == start + .seconds(10))
-        deadline.extend(to: start + .seconds(20))
-        #expect(deadline.instant == start + .seconds(20))
+    /// The deadline the access reports now.
+    func readDeadline() -> ContinuousClock.Instant? {
+        let renewed: ContinuousClock.Instant? = lock.withLock {
+            reads += 1
+            guard let renewal, reads > renewal.after else { return nil }
+            return renewal.to
+        }
+        if let renewed, deadline.all.last != renewed { deadline.record(renewed) }
+        return deadline.all.last
+    }
+
+    func load(key: String) async throws -> AuthState? { try await base.load(key: key) }
+    func keys() async throws -> [String] { try await base.keys() }
+
+    func withExclusiveAccess<Result: Sendable>(
+        to key: String, _ body: @Sendable (_ access: Access) async throws -> Result
+    ) async throws -> Result {
+        try await base.withExclusiveAccess(to: key) { access in try await body(Access(store: self, base: access)) }
+    }
+
+    struct Access: ExclusiveSessionAccess {
+        let store: DeadlineStore
+        let base: InMemorySessionStore.Access
+
+        func load() async throws -> AuthState? { try await base.load() }
+        func write(_ state: AuthState) async throws { try await base.write(state) }
+        func remove() async throws { try await base.remove() }
+        var exchangeDeadline: ContinuousClock.Instant? { store.readDeadline() }
     }
 }
 

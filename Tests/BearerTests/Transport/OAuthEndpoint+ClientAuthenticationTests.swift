@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -29,8 +31,8 @@ struct ClientAuthenticationTests {
         var server = Fixtures.server
         server.deviceAuthorizationEndpoint = Fixtures.url("https://auth.example.com/device")
         let transport = RecordingTransport(replies: [deviceReply])
-        _ = try await DeviceAuthorization.start(
-            server: server, client: Fixtures.confidentialClient, scopes: ["email"], using: transport)
+        _ = try await AuthorizationServerClient(transport: transport).startDeviceAuthorization(
+            at: server, as: Fixtures.confidentialClient, scopes: ["email"])
         let sent = try #require(await transport.requests.first)
         #expect(sent.formBody["client_id"] == Fixtures.confidentialClient.id)
         #expect(sent.formBody["client_secret"] == nil)
@@ -45,11 +47,11 @@ struct ClientAuthenticationTests {
             .json(200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"rt"}"#),
             .json(200, #"{"access_token":"at-2","token_type":"Bearer","expires_in":3600}"#),
         ])
-        let device = try await DeviceAuthorization.start(
-            server: .google, client: googleDesktopClient, scopes: ["email"], using: transport, clock: clock.wallClock)
-        let state = try await device.waitForApproval(
-            using: transport, clock: clock.wallClock, sleep: { clock.advance(by: Double($0.components.seconds)) })
-        _ = try await state.refreshed(using: transport, clock: clock.wallClock)
+        let device = try await AuthorizationServerClient(transport: transport, clock: clock.wallClock)
+            .startDeviceAuthorization(at: .google, as: googleDesktopClient, scopes: ["email"])
+        let state = try await AuthorizationServerClient(transport: transport, clock: clock.wallClock).waitForApproval(
+            of: device)
+        _ = try await AuthorizationServerClient(transport: transport, clock: clock.wallClock).refresh(state)
         let sent = await transport.requests
         #expect(sent.count == 3)
         for request in sent {

@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 /// What the tests that catch `bearer token` in the middle of a refresh share: a signed-in
 /// profile, a session made stale, and the moment the tool reserves the space of its save (a `.tmp`
 /// file beside the session), which it does under the session's lock just before it sends the
@@ -36,7 +38,7 @@ extension BearerTool {
     func storedGrantStillRefreshes(_ stored: AuthState, round: Int) async throws -> Bool {
         let refreshed: AuthState
         do {
-            refreshed = try await stored.refreshed(using: TestServer.transport)
+            refreshed = try await AuthorizationServerClient(transport: TestServer.transport).refresh(stored)
         } catch {
             Issue.record("round \(round): the stored refresh token was refused (\(error)); the grant is lost")
             return false

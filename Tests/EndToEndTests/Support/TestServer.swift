@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -32,7 +34,8 @@ enum TestServer {
     }
 
     static func discover() async throws -> AuthorizationServer {
-        try await AuthorizationServer.discover(issuer: issuer, allowingInsecureLoopback: true, using: transport)
+        try await AuthorizationServerClient(transport: transport).discover(
+            issuer: issuer, allowingInsecureLoopback: true)
     }
 
     static let appRedirect = "com.example.bearer:/oauth2callback"
@@ -82,7 +85,7 @@ extension TestServer {
         let request = try AuthorizationRequest(server: server, client: try client(clientID), scopes: scopes)
         let redirect = try await Browser.authorize(request.url)
         let response = try AuthorizationResponse(redirect: redirect, for: request)
-        return try await AuthState.exchange(response, for: request, using: transport)
+        return try await AuthorizationServerClient(transport: transport).exchange(response, for: request)
     }
 
     static var driveAbout: URLRequest {

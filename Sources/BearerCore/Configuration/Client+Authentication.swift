@@ -1,0 +1,48 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension Client {
+    /// A POST of `parameters` to `url`, authenticated as this client at `server`. This is the only
+    /// place client credentials are added.
+    ///
+    /// - A client without a secret sends `client_id` in the body.
+    /// - A client with a secret uses HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1, id and
+    ///   secret form-encoded first), except at Google, whose guides for installed apps and for
+    ///   TV and limited-input devices send `client_id` and `client_secret` in the body
+    ///   (`client_secret_post`).
+    /// - With `alwaysSendingClientID`, `client_id` is in the body in every case (RFC 8628 §3.1).
+    func formPost(
+        to url: URL,
+        parameters: [FormParameter],
+        at server: AuthorizationServer,
+        alwaysSendingClientID: Bool = false
+    ) -> TransportRequest {
+        var parameters = parameters.filter { $0.name != "client_id" && $0.name != "client_secret" }
+        let basicSecret = server.isGoogle ? nil : secret
+        if basicSecret == nil || alwaysSendingClientID {
+            parameters.append(FormParameter("client_id", id))
+        }
+        if server.isGoogle, let secret {
+            parameters.append(FormParameter("client_secret", secret.value))
+        }
+        var request = TransportRequest(
+            method: .post,
+            url: url,
+            headerFields: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: Data(FormEncoding.encode(parameters.map { ($0.name, $0.value) }).utf8)
+        )
+        if let basicSecret {
+            let credentials = FormEncoding.encode(id) + ":" + FormEncoding.encode(basicSecret.value)
+            request.headerFields["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        }
+        return request
+    }
+
+    /// How this client authenticates at `server`, for descriptions.
+    func authenticationMethod(at server: AuthorizationServer) -> String {
+        secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
+    }
+}

@@ -1,0 +1,108 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The one place Bearer talks to an authorization server: the token, revocation, device
+/// authorization, metadata and UserInfo endpoints, one file each, reached through one transport.
+///
+/// Each call takes a request value, sends it, and reads the answer into a value; the values
+/// themselves (``AuthorizationServer``, ``AuthState``, the token and revocation requests) do no I/O.
+/// A session makes its own client; an app uses one to discover a server or read its UserInfo.
+///
+/// ```swift
+/// let client = AuthorizationServerClient(transport: transport)
+/// let server = try await client.discover(issuer: URL(string: "https://accounts.example.com")!)
+/// ```
+public struct AuthorizationServerClient: Sendable {
+    /// The largest body read as an OAuth answer (1 MiB); token responses are a few kilobytes.
+    static let maximumBodySize = 1 << 20
+
+    /// Sends every request.
+    let transport: any HTTPTransport
+    /// Gives the time of receipt (expiries, `Retry-After` dates), and the device flow's waits.
+    let clock: WallClock
+    /// When a request must have its answer: the end of the store's claim on the session while it
+    /// is held (see ``ExclusiveSessionAccess/exchangeDeadline``), read again while waiting.
+    let deadline: @Sendable () -> ContinuousClock.Instant?
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the requests.
+    ///   - clock: Gives the time of receipt, and the device flow's waits.
+    public init(transport: any HTTPTransport, clock: WallClock = .system) {
+        self.init(transport: transport, clock: clock, deadline: { nil })
+    }
+
+    /// Creates a client whose requests are given up at `deadline`.
+    init(
+        transport: any HTTPTransport,
+        clock: WallClock,
+        deadline: @escaping @Sendable () -> ContinuousClock.Instant?
+    ) {
+        self.transport = transport
+        self.clock = clock
+        self.deadline = deadline
+    }
+
+    /// A client whose requests are given up when `access`'s claim on the session ends.
+    func bounded(by access: some ExclusiveSessionAccess) -> AuthorizationServerClient {
+        AuthorizationServerClient(transport: transport, clock: clock) { access.exchangeDeadline }
+    }
+
+    /// Sends `request` to the server, reading at most ``maximumBodySize`` bytes of answer; a
+    /// failure to get any answer is ``BearerError/Kind/network``.
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard deadline() != nil else {
+            return try await transport.sendReportingNetworkErrors(request, maximumBodySize: Self.maximumBodySize)
+        }
+        return try await bounded(host: request.url.host ?? "the server") { [transport] in
+            try await transport.sendReportingNetworkErrors(request, maximumBodySize: Self.maximumBodySize)
+        }
+    }
+
+    /// POSTs `parameters` to `url`, authenticated as `client` at `server`.
+    func postForm(
+        _ parameters: [FormParameter],
+        to url: URL,
+        server: AuthorizationServer,
+        client: Client,
+        alwaysSendingClientID: Bool = false
+    ) async throws -> TransportResponse {
+        try server.checkSecure(url)
+        return try await send(
+            client.formPost(to: url, parameters: parameters, at: server, alwaysSendingClientID: alwaysSendingClientID)
+        )
+    }
+
+    /// Runs `exchange`, giving it up when ``deadline`` passes.
+    private func bounded<Value: Sendable>(
+        host: String,
+        _ exchange: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let deadline = self.deadline
+        return try await withThrowingTaskGroup(of: Value?.self) { group in
+            group.addTask { try await exchange() }
+            group.addTask {
+                while let end = deadline() {
+                    let left = ContinuousClock.now.duration(to: end)
+                    guard left > .zero else { return nil }
+                    try await Task.sleep(for: min(left, .milliseconds(250)))
+                }
+                try await Task.sleep(for: .seconds(86_400 * 365))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw BearerError.network(
+                    "No answer from \(host) before the session store's claim on the session ran out (the store "
+                        + "could not renew it: its database was unreachable, or the process too busy); the request "
+                        + "was given up so that no other instance refreshes with the same token meanwhile. Try again."
+                )
+            }
+            return value
+        }
+    }
+}

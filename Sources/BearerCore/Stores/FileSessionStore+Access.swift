@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension FileSessionStore {
+    /// A key's session file while its lock is held, with the space reserved for its next save.
+    public final class Access: ExclusiveSessionAccess, @unchecked Sendable {
+        // Unchecked: `reserved` is touched only while holding `lock`.
+        private let path: String
+        private let folder: String
+        private let fileLock: FileLock
+        private let lock = Lock()
+        private var reserved: ReservedFile?
+
+        init(path: String, folder: String, lock: FileLock) {
+            self.path = path
+            self.folder = folder
+            self.fileLock = lock
+        }
+
+        /// Reads the session file.
+        ///
+        /// - Throws: As ``FileSessionStore/load(key:)``.
+        public func load() async throws -> AuthState? {
+            try FileSessionStore.decode(try POSIXFile.readSecret(at: path), at: path)
+        }
+
+        /// Writes `state` atomically, in a file of mode 0600, into the space reserved by
+        /// ``prepareToSave()`` when there is some.
+        public func write(_ state: AuthState) async throws {
+            let data = try state.encoded()
+            let reservation = lock.withLock { () -> ReservedFile? in
+                defer { reserved = nil }
+                return reserved
+            }
+            try POSIXFile.writeAtomically(data, to: path, directory: folder, into: reservation)
+        }
+
+        /// Removes the session file.
+        public func remove() async throws {
+            try POSIXFile.remove(at: path, directory: folder)
+        }
+
+        /// Checks that the lock file is still the one locked (see ``FileSessionStore``), then
+        /// allocates the disk space of the next save, once: ``FileSessionStore/reservedSpace``
+        /// bytes, or twice the current file if larger.
+        ///
+        /// - Throws: ``BearerError/Kind/storageFailure`` when the lock file was removed or
+        ///   replaced while held, or the space cannot be allocated.
+        public func prepareToSave() async throws {
+            try fileLock.checkStillNamedByPath()
+            guard lock.withLock({ reserved == nil }) else { return }
+            let size = max(FileSessionStore.reservedSpace, 2 * POSIXFile.size(at: path))
+            let file = try POSIXFile.reserve(size, for: path, directory: folder)
+            lock.withLock { reserved = file }
+        }
+
+        /// Removes the reserved file when no save used it.
+        func releaseReservedSpace() {
+            lock.withLock {
+                reserved?.release()
+                reserved = nil
+            }
+        }
+    }
+}

@@ -1,0 +1,64 @@
+public import BearerCore
+
+extension PostgresSessionStore {
+    /// A key's row while its advisory lock is held: its loads, saves and removals run on the
+    /// lock's connection (or, when that broke, on the holder's place reconnected, under the
+    /// lease), and requests to the authorization server made meanwhile end with the lease.
+    public struct Access: ExclusiveSessionAccess {
+        let store: PostgresSessionStore
+        let held: HeldLock
+
+        /// Reads the key's session.
+        ///
+        /// - Throws: ``PostgresSessionStoreError``; `BearerError` when the row cannot be read.
+        public func load() async throws -> AuthState? {
+            let select = store.statements.load
+            let key = held.key
+            let row = try await store.runHolding(held) { connection in
+                try connection.execute(select, [.text(key)]).first
+            }
+            let copy = try await store.decode(row, key: key)
+            held.knownCopy = .some(copy)
+            return copy
+        }
+
+        /// Saves `state` when the row still holds `expected`: compared with the copy this holder
+        /// read or wrote (nothing else writes the row while it holds the lock or the lease), so a
+        /// save after a restart goes straight to its retries instead of reading first.
+        ///
+        /// - Throws: `BearerError` of kind `storedCopyChanged` when the row holds another copy;
+        ///   ``PostgresSessionStoreError`` when it cannot be written.
+        public func save(_ state: AuthState, replacing expected: AuthState?) async throws {
+            let stored: AuthState?
+            if let known = held.knownCopy { stored = known } else { stored = try await load() }
+            guard stored == expected else {
+                throw BearerError.storedCopyChanged(
+                    "The stored session changed since this one was read, so it was not overwritten. "
+                        + "Restore the session to see the stored one.")
+            }
+            try await write(state)
+        }
+
+        /// Writes `state` over the key's row, committed before this returns, and leases a row
+        /// this save creates.
+        ///
+        /// - Throws: ``PostgresSessionStoreError``; the stored row is then unchanged, and the lease
+        ///   kept until it runs out.
+        public func write(_ state: AuthState) async throws {
+            let bytes = try await store.sealed(try state.encoded(), key: held.key)
+            try await store.saveHoldingLock(held, bytes: bytes, isSealed: store.sealing != nil)
+            held.knownCopy = .some(state)
+        }
+
+        /// Removes the key's row.
+        ///
+        /// - Throws: ``PostgresSessionStoreError``.
+        public func remove() async throws {
+            try await store.removeHoldingLock(held)
+            held.knownCopy = .some(nil)
+        }
+
+        /// When the lease ends, as far as the holder knows: each confirmed renewal moves it on.
+        public var exchangeDeadline: ContinuousClock.Instant? { held.leaseEnd }
+    }
+}
