@@ -9,7 +9,7 @@
 /// ``AuthSession`` builds it and hands it to an ``AuthorizationAgent``, which shows ``url`` and
 /// gives back the redirect to ``redirectURI``; the session checks the redirect against it
 /// (`state`, `iss`) and exchanges the code with its PKCE verifier, which never leaves the request.
-public struct AuthorizationRequest: Sendable, Hashable, Codable {
+public struct AuthorizationRequest: Sendable, Hashable {
     /// The parameters Bearer sets itself; extra parameters can never replace them.
     public static let standardParameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",
@@ -33,7 +33,14 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     /// Extra query parameters (`login_hint`, `prompt`, `include_granted_scopes`, `access_type`, …).
     public let additionalParameters: [String: String]
 
-    /// Creates a request with fresh `state`, `nonce` and PKCE verifier from the system's secure generator.
+    /// Creates a request with fresh `state`, `nonce` and PKCE verifier from the system's secure
+    /// generator: what ``AuthSession`` shows an ``AuthorizationAgent``, and what a test of a custom
+    /// agent hands it.
+    ///
+    /// ```swift
+    /// let request = try AuthorizationRequest(server: server, client: client, scopes: ["openid"])
+    /// let redirect = try await MyAgent().present(request)
+    /// ```
     ///
     /// - Parameters:
     ///   - server: The authorization server.
@@ -45,7 +52,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when neither `redirectURI` nor the client
     ///   has a redirect URI, or when an extra parameter names a standard one, ``BearerError/Kind/invalidScope`` for a scope outside RFC 6749 §3.3, or
     ///   ``BearerError/Kind/insecureEndpoint`` when the authorization endpoint is not https.
-    package init(
+    public init(
         server: AuthorizationServer,
         client: Client,
         scopes: [String],
@@ -83,13 +90,7 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
         additionalParameters: [String: String] = [:],
         using generator: inout some RandomNumberGenerator
     ) throws {
-        try server.checkSecure(server.authorizationEndpoint)
-        if let overriding = additionalParameters.keys.sorted().first(where: Self.standardParameterNames.contains) {
-            throw BearerError.invalidConfiguration(
-                "The extra parameter \"\(overriding)\" would replace one that Bearer sets itself; remove it."
-            )
-        }
-        try Scopes.check(scopes)
+        try Self.check(server: server, scopes: scopes, additionalParameters: additionalParameters)
         guard let redirectURI = redirectURI ?? client.redirectURI else {
             throw BearerError.invalidConfiguration(
                 "The client \(client.id) has no redirect URI and the agent brings none; give the client the "
@@ -104,6 +105,17 @@ public struct AuthorizationRequest: Sendable, Hashable, Codable {
         self.nonce = scopes.contains("openid") ? Self.randomToken(using: &generator) : nil
         self.pkce = PKCE(using: &generator)
         self.additionalParameters = additionalParameters
+    }
+
+    /// The checks of a request, made when it is created and when it is decoded.
+    static func check(server: AuthorizationServer, scopes: [String], additionalParameters: [String: String]) throws {
+        try server.checkSecure(server.authorizationEndpoint)
+        if let overriding = additionalParameters.keys.sorted().first(where: Self.standardParameterNames.contains) {
+            throw BearerError.invalidConfiguration(
+                "The extra parameter \"\(overriding)\" would replace one that Bearer sets itself; remove it."
+            )
+        }
+        try Scopes.check(scopes)
     }
 
     /// The parameters Bearer adds to the endpoint's query, in the order it adds them.

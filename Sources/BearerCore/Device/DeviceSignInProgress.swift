@@ -26,6 +26,9 @@ public struct DeviceVerification: Sendable, Hashable {
     public let verificationURIComplete: URL?
     /// When the code expires.
     public let expiresAt: Date
+    /// How many seconds apart Bearer polls for the user's approval, as the server asked (5 when it
+    /// did not say); a `slow_down` lengthens it (``DeviceSignInProgress/slowedDown(interval:)``).
+    public let interval: TimeInterval
 }
 
 extension DeviceAuthorization {
@@ -35,7 +38,8 @@ extension DeviceAuthorization {
             userCode: userCode,
             verificationURI: verificationURI,
             verificationURIComplete: verificationURIComplete,
-            expiresAt: expiresAt
+            expiresAt: expiresAt,
+            interval: interval
         )
     }
 }

@@ -81,6 +81,9 @@ public struct OAuthError: Error, Sendable, Hashable {
     public var requiredScopes: [String]
     /// How long the server asked clients to wait before trying again (`Retry-After`), if it said.
     public var retryAfter: TimeInterval?
+    /// The resource server's `Bearer` challenge (RFC 6750 §3), for an error a resource server
+    /// sent in `WWW-Authenticate` (`insufficient_scope`): its `error_description` and `realm`.
+    public var challenge: BearerChallenge?
 
     /// Creates an error as the server reported it.
     ///
@@ -91,13 +94,15 @@ public struct OAuthError: Error, Sendable, Hashable {
     ///   - statusCode: The HTTP status, when the error came in an HTTP response.
     ///   - requiredScopes: The scopes a resource server asked for.
     ///   - retryAfter: The server's `Retry-After`, in seconds.
+    ///   - challenge: The resource server's `Bearer` challenge, when the error came in one.
     public init(
         code: Code,
         errorDescription: String? = nil,
         errorURI: String? = nil,
         statusCode: Int? = nil,
         requiredScopes: [String] = [],
-        retryAfter: TimeInterval? = nil
+        retryAfter: TimeInterval? = nil,
+        challenge: BearerChallenge? = nil
     ) {
         self.code = code
         self.errorDescription = errorDescription
@@ -105,6 +110,7 @@ public struct OAuthError: Error, Sendable, Hashable {
         self.statusCode = statusCode
         self.requiredScopes = requiredScopes
         self.retryAfter = retryAfter
+        self.challenge = challenge
     }
 
     /// Whether the user must sign in again: the grant is gone or the user must interact.

@@ -60,9 +60,11 @@ extension AuthorizationServerClient {
     ) async throws -> AuthState {
         let answer = try await token(
             .authorizationCode(response, for: request, additionalParameters: additionalParameters))
-        return try await acceptGrant(answer, from: request.server, to: request.client) {
+        var state = try await acceptGrant(answer, from: request.server, to: request.client) {
             try AuthState(tokenResponse: $0, request: request, clock: clock)
         }
+        state.authorizationResponseParameters = response.additionalParameters
+        return state
     }
 
     /// The session a new grant's answer makes, through `accept`; when `accept` refuses it (an ID

@@ -29,7 +29,8 @@ package enum AuthorizedExchange {
                 code: .insufficientScope,
                 errorDescription: challenge.errorDescription,
                 statusCode: 403,
-                requiredScopes: challenge.scopes
+                requiredScopes: challenge.scopes,
+                challenge: challenge
             )
         }
         return response

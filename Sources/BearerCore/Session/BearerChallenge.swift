@@ -1,27 +1,31 @@
 /// A `Bearer` challenge from a `WWW-Authenticate` header (RFC 6750 §3, RFC 9110 §11.6.1).
 ///
+/// ``AuthSession/data(for:)->_`` reads it to retry a rejected token once and to turn
+/// `insufficient_scope` into an ``OAuthError``; an app reads it from a response it was given back
+/// (a `401` the retry did not cure) for the server's `error_description` and `realm`.
+///
 /// ```swift
 /// let challenge = BearerChallenge(header: #"Bearer realm="api", error="invalid_token""#)
 /// challenge?.error  // "invalid_token"
 /// ```
-package struct BearerChallenge: Sendable, Hashable {
+public struct BearerChallenge: Sendable, Hashable {
     /// The challenge's parameters, names lowercased, values unquoted.
-    package var parameters: [String: String]
+    public var parameters: [String: String]
 
     /// `error`, e.g. `invalid_token` or `insufficient_scope`.
-    package var error: String? { parameters["error"] }
+    public var error: String? { parameters["error"] }
     /// `error_description`.
-    package var errorDescription: String? { parameters["error_description"] }
+    public var errorDescription: String? { parameters["error_description"] }
     /// `scope`, split on spaces.
-    package var scopes: [String] { parameters["scope"].map(Scopes.parse) ?? [] }
+    public var scopes: [String] { parameters["scope"].map(Scopes.parse) ?? [] }
     /// `realm`.
-    package var realm: String? { parameters["realm"] }
+    public var realm: String? { parameters["realm"] }
 
     /// Finds the `Bearer` challenge in a header value that may hold several challenges.
     ///
     /// - Parameter header: The `WWW-Authenticate` value.
     /// - Returns: The challenge, or `nil` when there is no `Bearer` challenge.
-    package init?(header: String) {
+    public init?(header: String) {
         var scanner = ChallengeScanner(Array(header.utf8))
         var inBearer = false
         var found = false

@@ -14,7 +14,7 @@ extension AuthState: Codable {
 
     private enum CodingKeys: String, CodingKey {
         case version, server, client, accessToken, accessTokenExpiresAt, accessTokenLifetime, refreshToken, idToken
-        case grantedScopes, requestedScopes, user, additionalParameters, metadata
+        case grantedScopes, requestedScopes, user, additionalParameters, metadata, authorizationResponseParameters
         case signInRequiredError = "signInRequiredError"
         case refreshTokenExpiresAt, idTokenRejection
     }
@@ -78,7 +78,9 @@ extension AuthState: Codable {
                     maximumDepth: TokenResponse.maximumKeptDepth,
                     maximumBytes: TokenResponse.maximumKeptBytes
                 ),
-                metadata: try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:]
+                metadata: try container.decodeIfPresent([String: String].self, forKey: .metadata) ?? [:],
+                authorizationResponseParameters: try container.decodeIfPresent(
+                    [String: String].self, forKey: .authorizationResponseParameters) ?? [:]
             )
         } catch let error as BearerError where error.kind == .unreadableSession {
             throw error
@@ -144,6 +146,9 @@ extension AuthState: Codable {
         }
         if !metadata.isEmpty {
             try container.encode(metadata, forKey: .metadata)
+        }
+        if !authorizationResponseParameters.isEmpty {
+            try container.encode(authorizationResponseParameters, forKey: .authorizationResponseParameters)
         }
     }
 

@@ -98,6 +98,13 @@ public struct AuthState: Sendable, Hashable {
         get { storage.fields.additionalParameters }
         set { fields.additionalParameters = newValue }
     }
+    /// The other parameters of the redirect that ended the sign-in (RFC 6749 §4.1.2), such as
+    /// Google's `authuser`, `hd` and `prompt` or a server's `session_state`: everything but `code`,
+    /// `state` and `iss`. Empty for a session that did not come from a browser sign-in.
+    public var authorizationResponseParameters: [String: String] {
+        get { storage.fields.authorizationResponseParameters }
+        set { fields.authorizationResponseParameters = newValue }
+    }
     /// Values that other formats carry and Bearer keeps so it can write them back (for example a
     /// migrated GTMOAuth2 session's `serviceProvider`). Never a credential.
     public var metadata: [String: String] {
@@ -124,6 +131,7 @@ public struct AuthState: Sendable, Hashable {
         var signInRequiredError: OAuthError?
         var additionalParameters: [String: JSONValue]
         var metadata: [String: String]
+        var authorizationResponseParameters: [String: String]
     }
 
     private final class Storage: Sendable {
@@ -156,6 +164,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - signInRequiredError: Set when the user must sign in again.
     ///   - additionalParameters: Other token-response fields.
     ///   - metadata: Values kept for other formats.
+    ///   - authorizationResponseParameters: The sign-in redirect's other parameters.
     package init(
         server: AuthorizationServer,
         client: Client,
@@ -171,7 +180,8 @@ public struct AuthState: Sendable, Hashable {
         user: User? = nil,
         signInRequiredError: OAuthError? = nil,
         additionalParameters: [String: JSONValue] = [:],
-        metadata: [String: String] = [:]
+        metadata: [String: String] = [:],
+        authorizationResponseParameters: [String: String] = [:]
     ) {
         storage = Storage(
             Fields(
@@ -189,7 +199,8 @@ public struct AuthState: Sendable, Hashable {
                 user: user,
                 signInRequiredError: signInRequiredError,
                 additionalParameters: additionalParameters,
-                metadata: metadata
+                metadata: metadata,
+                authorizationResponseParameters: authorizationResponseParameters
             )
         )
     }

@@ -54,13 +54,13 @@ struct ExchangeDeadlineTests {
         let store = DeadlineStore()
         let gated = GatedTransport()
         let (session, _) = try await Self.staleSession(store: store, replyingAfter: .zero, through: gated)
-        // The claim is known to end soon when the request starts, and is renewed after the
-        // watcher first looked: the request outlives the first end and is answered.
-        let first = ContinuousClock.now + .seconds(2)
-        store.deadline.record(first)
-        store.renewAfterReads(2, to: first + .seconds(600))
+        // The claim ends 300 ms after the watcher first looks, and is renewed when it looks
+        // again: the request outlives that first end and is answered.
+        store.renewAfterFirstLook(endingIn: .milliseconds(300))
         let refresh = Task { try await session.validAccessToken() }
         await gated.waitForRequest()
+        while store.firstEnd == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let first = try #require(store.firstEnd)
         try await Task.sleep(until: first + .milliseconds(200))
         gated.answer()
         #expect(try await refresh.value == AccessToken("at-new"))
@@ -74,22 +74,27 @@ private final class DeadlineStore: SessionStore, @unchecked Sendable {
     let deadline = Recorder<ContinuousClock.Instant>()
     private let lock = NSLock()
     private var reads = 0
-    private var renewal: (after: Int, to: ContinuousClock.Instant)?
+    private var delay: Duration?
+    private var first: ContinuousClock.Instant?
 
-    /// After `count` more reads, the deadline moves to `instant`, as a confirmed renewal moves it.
-    func renewAfterReads(_ count: Int, to instant: ContinuousClock.Instant) {
-        lock.withLock { renewal = (reads + count, instant) }
+    /// The first end the watcher saw, once it looked.
+    var firstEnd: ContinuousClock.Instant? { lock.withLock { first } }
+
+    /// The claim, far off when the request starts, ends `delay` after the watcher first looks and
+    /// far off again when it looks next, as a confirmed renewal moves it.
+    func renewAfterFirstLook(endingIn delay: Duration) {
+        lock.withLock { self.delay = delay }
     }
 
     /// The deadline the access reports now.
     func readDeadline() -> ContinuousClock.Instant? {
-        let renewed: ContinuousClock.Instant? = lock.withLock {
+        lock.withLock {
+            guard let delay else { return deadline.all.last }
             reads += 1
-            guard let renewal, reads > renewal.after else { return nil }
-            return renewal.to
+            guard reads == 2 else { return .now + .seconds(600) }
+            first = .now + delay
+            return first
         }
-        if let renewed, deadline.all.last != renewed { deadline.record(renewed) }
-        return deadline.all.last
     }
 
     func load(key: String) async throws -> AuthState? { try await base.load(key: key) }

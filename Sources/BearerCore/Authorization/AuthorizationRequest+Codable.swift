@@ -1,0 +1,56 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// A request is kept between the redirect's start and its end (a pending sign-in, an agent's
+// archive); read back, it passes the checks it passed when it was made.
+extension AuthorizationRequest: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case server, client, redirectURI, scopes, state, nonce, pkce, additionalParameters
+    }
+
+    /// Decodes a request and checks it as ``init(server:client:scopes:redirectURI:additionalParameters:)``
+    /// does: an https (or allowed loopback) authorization endpoint, scopes within RFC 6749 §3.3,
+    /// no extra parameter that replaces a standard one, and a `state` and `nonce` that are not empty.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: `DecodingError` for a missing or mistyped field; ``BearerError`` when a check fails.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let server = try container.decode(AuthorizationServer.self, forKey: .server)
+        let scopes = try container.decode([String].self, forKey: .scopes)
+        let additionalParameters = try container.decode([String: String].self, forKey: .additionalParameters)
+        try Self.check(server: server, scopes: scopes, additionalParameters: additionalParameters)
+        let state = try container.decode(String.self, forKey: .state)
+        let nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
+        guard !state.isEmpty, nonce?.isEmpty != true else {
+            throw BearerError.invalidConfiguration("A saved authorization request has an empty state or nonce.")
+        }
+        self.server = server
+        self.client = try container.decode(Client.self, forKey: .client)
+        self.redirectURI = try container.decode(URL.self, forKey: .redirectURI)
+        self.scopes = scopes
+        self.state = state
+        self.nonce = nonce
+        self.pkce = try container.decode(PKCE.self, forKey: .pkce)
+        self.additionalParameters = additionalParameters
+    }
+
+    /// Encodes the request, its PKCE verifier included: keep the encoding as secret as a token.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(server, forKey: .server)
+        try container.encode(client, forKey: .client)
+        try container.encode(redirectURI, forKey: .redirectURI)
+        try container.encode(scopes, forKey: .scopes)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(nonce, forKey: .nonce)
+        try container.encode(pkce, forKey: .pkce)
+        try container.encode(additionalParameters, forKey: .additionalParameters)
+    }
+}
