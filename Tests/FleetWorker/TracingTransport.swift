@@ -1,13 +1,13 @@
 import Bearer
 import Foundation
 
-/// The key of the session the current request handler serves, for the trace.
+/// The request the current handler serves (`<key>#<handler>.<serial>`), for the trace.
 enum ServedKey {
     @TaskLocal static var current: String?
 }
 
 /// The worker's transport: `URLSessionTransport`, tracing each refresh on standard output before
-/// it is sent and once it is answered (`refresh-sent <key>`, `refresh-answered <key>`), each line
+/// it is sent and once it is answered (`refresh-sent <request>`, `refresh-answered <request>`), each line
 /// one `write`, so that the test knows which grants had a refresh in flight when it killed the
 /// worker. The trace names keys only, never a token.
 struct TracingTransport: HTTPTransport {

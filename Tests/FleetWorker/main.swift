@@ -4,8 +4,8 @@
 //   BearerFleetWorker run <connection> <table> <key prefix> <sessions> <tasks> <seconds> <resource URL>
 //       <tasks> concurrent request handlers for <seconds>: each restores a random user's session
 //       from the store and calls the resource with it, as a request handler would. Traces each
-//       refresh (`refresh-sent <key>`, `refresh-answered <key>`) and each finished request
-//       (`done <key>`), then prints one JSON line of counts (requests, successes, invalid grants
+//       refresh (`refresh-sent <request>`, `refresh-answered <request>`) and each finished
+//       request (`done <request>`), a request being `<key>#<handler>.<serial>`, then prints one JSON line of counts (requests, successes, invalid grants
 //       and their keys, errors by kind); never a token.
 //   BearerFleetWorker hold <connection> <table> <key>
 //       takes the key's lock (trying again after transient errors), prints "holding" and sleeps
@@ -113,20 +113,24 @@ case "run":
     let transport = TracingTransport()
     let deadline = Date().addingTimeInterval(seconds)
     await withTaskGroup(of: Void.self) { group in
-        for _ in 0..<tasks {
+        for handler in 0..<tasks {
             group.addTask {
+                var served = 0
                 while Date() < deadline {
                     let key = prefix + String(format: "%02d", Int.random(in: 0..<sessions))
+                    // Several handlers may serve one key at once: the trace names each request.
+                    served += 1
+                    let request = "\(key)#\(handler).\(served)"
                     let outcome: Result<Int, any Error>
                     do {
                         outcome = .success(
-                            try await ServedKey.$current.withValue(key) {
+                            try await ServedKey.$current.withValue(request) {
                                 try await handle(key: key, store: shared, resource: resource, transport: transport)
                             })
                     } catch {
                         outcome = .failure(error)
                     }
-                    trace("done \(key)")
+                    trace("done \(request)")
                     await tally.record(outcome, key: key)
                     // A transient failure is retried by the next request, as a server would.
                     if case .failure = outcome { try? await Task.sleep(for: .milliseconds(50)) }

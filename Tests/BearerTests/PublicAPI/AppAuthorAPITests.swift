@@ -108,7 +108,6 @@ struct AppAuthorAPITests {
             .json(200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"rt"}"#),
         ])
         let shown = Recorder<DeviceSignInProgress>()
-        let started = ContinuousClock.now
         _ = try await AuthSession.signInWithDeviceCode(
             to: Self.openIDServer, as: Fixtures.publicClient, scopes: ["email"], store: InMemorySessionStore(),
             transport: transport, clock: clock.wallClock, progress: shown.record)
@@ -118,7 +117,6 @@ struct AppAuthorAPITests {
         }
         #expect(code.interval == 30)
         #expect(clock.now == Fixtures.epoch.addingTimeInterval(90), "three polls, 30 s apart, on the test clock")
-        #expect(ContinuousClock.now - started < .seconds(10), "no real time was waited")
     }
 
     @Test("A custom agent's test builds the request it is shown")
