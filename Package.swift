@@ -23,9 +23,11 @@ let package = Package(
     targets: [
         .target(name: "BearerCore"),
         .target(name: "Bearer", dependencies: ["BearerCore"]),
-        .target(name: "BearerMigration", dependencies: ["Bearer"], path: "Migration"),
-        .target(name: "BearerTesting", dependencies: ["Bearer"]),
-        .target(name: "BearerTestSupport", dependencies: ["Bearer", "BearerTesting"], path: "Tests/BearerTestSupport"),
+        .target(name: "BearerMigration", dependencies: ["BearerCore", "Bearer"], path: "Migration"),
+        .target(name: "BearerTesting", dependencies: ["BearerCore", "Bearer"]),
+        .target(
+            name: "BearerTestSupport", dependencies: ["BearerCore", "Bearer", "BearerTesting"],
+            path: "Tests/BearerTestSupport"),
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -33,17 +35,22 @@ let package = Package(
         ),
         .target(name: "BearerPostgres", dependencies: ["BearerCore", "CLibPQ"]),
         .target(name: "BearerCommandLineCore", dependencies: ["BearerCore"]),
-        .target(name: "BearerCommandLine", dependencies: ["Bearer", "BearerMigration", "BearerCommandLineCore"]),
+        .target(
+            name: "BearerCommandLine",
+            dependencies: ["BearerCore", "Bearer", "BearerMigration", "BearerCommandLineCore"]),
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(
             name: "BearerBenchmarks",
-            dependencies: ["Bearer", "BearerMigration", "BearerPostgres", "CLibPQ", "CReadinessPoller"]
+            dependencies: [
+                "BearerCore", "Bearer", "BearerMigration", "BearerPostgres", "CLibPQ", "CReadinessPoller",
+            ]
         ),
         // epoll for the benchmarks' floor of the PostgreSQL store (Sources/CReadinessPoller).
         .target(name: "CReadinessPoller"),
         .executableTarget(
-            name: "BearerSessionProbe", dependencies: ["Bearer", "BearerTestSupport"], path: "Tests/SessionProbe"),
+            name: "BearerSessionProbe", dependencies: ["BearerCore", "Bearer", "BearerTestSupport"],
+            path: "Tests/SessionProbe"),
         .executableTarget(
             name: "BearerFleetWorker",
             dependencies: ["Bearer", "BearerPostgres"],

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(Internals) import BearerCore
 public import Foundation
 
 /// Where a legacy library kept its items: named blobs that can be read and removed.

@@ -1,4 +1,5 @@
 public import Bearer
+@_spi(Internals) @_spi(Migration) import BearerCore
 public import Foundation
 
 /// Google application default credentials for a user (`"type": "authorized_user"`), as

@@ -1,4 +1,5 @@
 public import Bearer
+@_spi(Internals) @_spi(Migration) import BearerCore
 import Foundation
 
 /// GTMOAuth2 persistence strings, as gtm-oauth2 and GTMAppAuth's compatibility code keep them in

@@ -1,4 +1,5 @@
 public import Bearer
+@_spi(Internals) @_spi(Migration) import BearerCore
 public import Foundation
 
 /// The session formats Bearer reads.

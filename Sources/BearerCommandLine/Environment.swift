@@ -1,4 +1,5 @@
 package import Bearer
+@_spi(CommandLine) import BearerCore
 import Foundation
 
 /// What commands get from the outside world, injectable for tests: a ``LocalEnvironment`` and

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(Internals) import BearerCore
 import BearerMigration
 
 /// Turns any error into an exit code and one or two plain sentences for stderr, never a token.

@@ -1,5 +1,6 @@
 import Bearer
 import BearerCommandLineCore
+@_spi(CommandLine) import BearerCore
 
 extension Profile {
     /// The profile that `arguments` name.

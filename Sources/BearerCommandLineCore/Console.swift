@@ -1,4 +1,4 @@
-import BearerCore
+@_spi(Internals) import BearerCore
 
 #if canImport(FoundationEssentials)
     package import FoundationEssentials

@@ -1,4 +1,4 @@
-package import BearerCore
+@_spi(CommandLine) package import BearerCore
 
 #if canImport(FoundationEssentials)
     package import FoundationEssentials

@@ -1,4 +1,4 @@
-public import BearerCore
+@_spi(Fleet) public import BearerCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,4 +1,5 @@
 public import Bearer
+@_spi(Bridge) import BearerCore
 public import Foundation
 
 #if canImport(FoundationNetworking)

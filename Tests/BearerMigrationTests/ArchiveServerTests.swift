@@ -2,6 +2,7 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
 @testable import BearerMigration
 
 /// Where a GTMAppAuth archive's issuer comes from: its configuration, its ID token, Google's

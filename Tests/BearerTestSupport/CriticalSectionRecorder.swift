@@ -1,4 +1,5 @@
 package import Bearer
+@_spi(Testing) import BearerCore
 import Foundation
 
 /// A ``RefreshCriticalSection`` that records, in order with the requests a wrapped transport

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(Testing) import BearerCore
 package import Foundation
 
 /// ``SessionItems`` kept as one file per key in a folder, standing in for the keychain in tests:

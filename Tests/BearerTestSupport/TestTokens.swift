@@ -1,4 +1,5 @@
 package import Bearer
+@_spi(Testing) import BearerCore
 import Foundation
 
 /// Builders for test tokens, generated at run time.

@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 /// Each legacy format, written from a live grant, migrated by the `bearer` tool onto the local
 /// server, and used to call its API: the imported session must refresh and authorize.
 @Suite(

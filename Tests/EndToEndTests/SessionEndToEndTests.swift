@@ -2,7 +2,7 @@ import Bearer
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -3,7 +3,7 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Bridge) @_spi(Internals) @_spi(Testing) @testable import BearerCore
 
 /// An app and its widget sharing one session, as `KeychainSessionStore` with an app group shares
 /// it: two processes over one set of items (files standing in for the keychain access group) and

@@ -1,3 +1,4 @@
+import Bearer
 // The "app" or "widget" process of the shared-session test: a store over items every process
 // sees (files standing in for the keychain access group) and a lock folder standing in for the
 // app group's container, the store logic KeychainSessionStore runs. It restores the session,
@@ -6,7 +7,7 @@
 // first 16 hex digits of the token's SHA-256, never the token) or the error.
 //
 //   BearerSessionProbe --shared-items <items> <locks> <key> <offset> <url> <ready file> <go file>
-import Bearer
+@_spi(Internals) @_spi(Testing) import BearerCore
 import BearerTestSupport
 import Foundation
 

@@ -1,3 +1,5 @@
+@_spi(Bridge) import BearerCore
+
 #if canImport(AuthenticationServices) && !os(tvOS) && !os(watchOS)
     public import AuthenticationServices
     public import Foundation

@@ -1,3 +1,5 @@
+@_spi(Bridge) import BearerCore
+
 #if canImport(Darwin) && !os(macOS)
     import Foundation
 

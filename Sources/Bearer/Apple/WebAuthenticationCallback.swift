@@ -1,3 +1,4 @@
+@_spi(Bridge) import BearerCore
 package import Foundation
 
 /// How an in-app browser sheet recognises the redirect that ends it, derived from the request's

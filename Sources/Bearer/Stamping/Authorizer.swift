@@ -1,3 +1,4 @@
+@_spi(Bridge) import BearerCore
 public import Foundation
 
 #if canImport(FoundationNetworking)

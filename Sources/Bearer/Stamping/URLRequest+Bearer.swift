@@ -1,3 +1,5 @@
+@_spi(Bridge) import BearerCore
+
 #if canImport(FoundationNetworking)
     import Foundation
     package import FoundationNetworking

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(CommandLine) @_spi(Internals) import BearerCore
 import Foundation
 
 /// `bearer add-scopes SCOPE…`: incremental authorization merged into the profile's session.

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(CommandLine) @_spi(Internals) import BearerCore
 import BearerMigration
 import Foundation
 

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(CommandLine) @_spi(Internals) import BearerCore
 import Foundation
 
 /// `bearer login`: signs in through the browser (loopback redirect, or a pasted address with

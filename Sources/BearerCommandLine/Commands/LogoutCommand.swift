@@ -1,4 +1,5 @@
 import Bearer
+@_spi(CommandLine) import BearerCore
 import Foundation
 
 /// `bearer logout`: revokes the grant and removes the profile's session. The session is removed

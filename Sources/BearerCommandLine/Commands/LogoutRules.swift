@@ -1,5 +1,6 @@
 import Bearer
 import BearerCommandLineCore
+@_spi(CommandLine) import BearerCore
 
 /// What `bearer logout` may do with a stored session it is asked to remove.
 enum LogoutRules {

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(Internals) import BearerCore
 import Foundation
 
 /// The device flow part of a sign-in (RFC 8628): what the tool prints while it waits.

@@ -1,4 +1,5 @@
 import Bearer
+@_spi(CommandLine) import BearerCore
 import Foundation
 
 /// The hosts a profile sends its tokens to: Google's APIs (`*.googleapis.com`) for a Google

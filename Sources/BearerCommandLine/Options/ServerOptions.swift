@@ -1,4 +1,5 @@
 import Bearer
+@_spi(CommandLine) import BearerCore
 import Foundation
 
 /// `--issuer URL | --google`, `--client-id`, the client secret (`--client-secret-file FILE`,

@@ -1,3 +1,5 @@
+@_spi(CommandLine) import BearerCore
+
 extension SignalDeferral {
     /// When a termination signal ends the process: at once, or once every refresh under way is
     /// saved. A value that only decides; ``SignalDeferral`` installs the handler and acts.

@@ -1,5 +1,6 @@
 import Bearer
 import BearerCommandLineCore
+@_spi(CommandLine) @_spi(Internals) import BearerCore
 
 #if canImport(Glibc)
     import Glibc

@@ -29,7 +29,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// The OpenID Connect `nonce`, sent when `openid` is among the scopes (OIDC Core §3.1.2.1).
     public let nonce: String?
     /// The PKCE verifier and challenge.
-    package let pkce: PKCE
+    let pkce: PKCE
     /// Extra query parameters (`login_hint`, `prompt`, `include_granted_scopes`, `access_type`, …).
     public let additionalParameters: [String: String]
 
@@ -82,7 +82,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     ///   - generator: The source of randomness for `state`, `nonce` and the PKCE verifier.
     /// - Throws: ``BearerError/Kind/invalidConfiguration``, ``BearerError/Kind/invalidScope`` or
     ///   ``BearerError/Kind/insecureEndpoint``.
-    package init(
+    init(
         server: AuthorizationServer,
         client: Client,
         scopes: [String],

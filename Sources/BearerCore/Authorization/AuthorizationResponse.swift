@@ -1,19 +1,19 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// The result of a successful authorization: the code and what came with it (RFC 6749 §4.1.2).
-package struct AuthorizationResponse: Sendable, Hashable {
+struct AuthorizationResponse: Sendable, Hashable {
     /// The authorization code, to be exchanged once.
-    package let code: AuthorizationCode
+    let code: AuthorizationCode
     /// The `state` value, equal to the request's.
-    package let state: String
+    let state: String
     /// The `iss` value (RFC 9207), when the server sent one.
-    package let issuer: String?
+    let issuer: String?
     /// Other parameters of the redirect (`scope`, `authuser`, `prompt`, …).
-    package let additionalParameters: [String: String]
+    let additionalParameters: [String: String]
 
     /// Checks a redirect against the request that caused it and extracts the code.
     ///
@@ -34,7 +34,7 @@ package struct AuthorizationResponse: Sendable, Hashable {
     ///   ``BearerError/Kind/invalidRedirect``, ``BearerError/Kind/invalidRedirect``,
     ///   ``BearerError/Kind/issuerMismatch``, ``BearerError/Kind/invalidRedirect`` or
     ///   ``BearerError/Kind/invalidRedirect``.
-    package init(redirect: URL, for request: AuthorizationRequest) throws {
+    init(redirect: URL, for request: AuthorizationRequest) throws {
         try Self.checkMatches(redirect, expected: request.redirectURI)
         let parameters = try Self.queryParameters(of: redirect)
 
@@ -81,7 +81,7 @@ package struct AuthorizationResponse: Sendable, Hashable {
     }
 
     /// Checks scheme (case-insensitively), host (case-insensitively), port and path.
-    package static func checkMatches(_ redirect: URL, expected: URL) throws {
+    static func checkMatches(_ redirect: URL, expected: URL) throws {
         guard let actual = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
             let wanted = URLComponents(url: expected, resolvingAgainstBaseURL: false)
         else {
@@ -121,7 +121,7 @@ package struct AuthorizationResponse: Sendable, Hashable {
 
 extension AuthorizationResponse: RedactedDescription {
     /// The issuer and extra parameters; never the code.
-    package var description: String {
+    var description: String {
         "AuthorizationResponse(code: <redacted>, issuer: \(issuer ?? "none"), "
             + "parameters: \(additionalParameters.keys.sorted().joined(separator: ", ")))"
     }

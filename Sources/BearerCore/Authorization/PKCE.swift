@@ -7,22 +7,22 @@
 /// let pkce = PKCE()          // 43 characters from 32 random bytes
 /// pkce.challenge             // base64url(SHA-256(verifier))
 /// ```
-package struct PKCE: Sendable, Hashable {
+struct PKCE: Sendable, Hashable {
     /// The `code_challenge_method` value: always `S256`.
-    package static let challengeMethod = "S256"
+    static let challengeMethod = "S256"
 
     /// The shortest verifier RFC 7636 §4.1 allows.
-    package static let minimumVerifierLength = 43
+    static let minimumVerifierLength = 43
     /// The longest verifier RFC 7636 §4.1 allows.
-    package static let maximumVerifierLength = 128
+    static let maximumVerifierLength = 128
 
     /// The code verifier: a secret, sent only to the token endpoint.
-    package let verifier: String
+    let verifier: String
     /// The code challenge: `BASE64URL(SHA256(ASCII(verifier)))` (RFC 7636 §4.2).
-    package let challenge: String
+    let challenge: String
 
     /// Creates a verifier of 43 characters from 32 bytes of the system's secure random generator.
-    package init() {
+    init() {
         var generator = SystemRandomNumberGenerator()
         self.init(using: &generator)
     }
@@ -31,7 +31,7 @@ package struct PKCE: Sendable, Hashable {
     /// outside tests.
     ///
     /// - Parameter generator: The source of randomness.
-    package init(using generator: inout some RandomNumberGenerator) {
+    init(using generator: inout some RandomNumberGenerator) {
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
         let verifier = Base64URL.encode(bytes)
         self.verifier = verifier
@@ -42,7 +42,7 @@ package struct PKCE: Sendable, Hashable {
     ///
     /// - Parameter verifier: 43 to 128 characters of `A–Z a–z 0–9 - . _ ~` (RFC 7636 §4.1).
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the length or a character is wrong.
-    package init(verifier: String) throws {
+    init(verifier: String) throws {
         let length = verifier.utf8.count
         guard (Self.minimumVerifierLength...Self.maximumVerifierLength).contains(length) else {
             throw BearerError.invalidConfiguration(
@@ -62,7 +62,7 @@ package struct PKCE: Sendable, Hashable {
     ///
     /// - Parameter verifier: The code verifier.
     /// - Returns: `BASE64URL(SHA256(ASCII(verifier)))`.
-    package static func challenge(for verifier: String) -> String {
+    static func challenge(for verifier: String) -> String {
         Base64URL.encode(SHA256.hash(verifier.utf8))
     }
 }
@@ -73,13 +73,13 @@ extension PKCE: Codable {
     }
 
     /// Decodes a saved verifier and checks it again.
-    package init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(verifier: try container.decode(String.self, forKey: .verifier))
     }
 
     /// Encodes the verifier; the challenge is derived from it.
-    package func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(verifier, forKey: .verifier)
     }
@@ -87,8 +87,8 @@ extension PKCE: Codable {
 
 extension PKCE: RedactedDescription {
     /// Shows the challenge, never the verifier.
-    package var description: String { "PKCE(verifier: <redacted>, challenge: \(challenge), method: S256)" }
+    var description: String { "PKCE(verifier: <redacted>, challenge: \(challenge), method: S256)" }
 
     /// A mirror that shows the challenge only.
-    package var customMirror: Mirror { Mirror(self, children: ["challenge": challenge], displayStyle: .struct) }
+    var customMirror: Mirror { Mirror(self, children: ["challenge": challenge], displayStyle: .struct) }
 }

@@ -1,10 +1,10 @@
 /// Helpers for OAuth scope lists (RFC 6749 §3.3: space-delimited, case-sensitive, unordered).
-package enum Scopes {
+@_spi(Internals) public enum Scopes {
     /// Splits a `scope` parameter into scopes.
     ///
     /// - Parameter text: The space-delimited value.
     /// - Returns: The scopes, in order, without empty entries or duplicates.
-    package static func parse(_ text: String) -> [String] {
+    @_spi(Internals) public static func parse(_ text: String) -> [String] {
         deduplicated(text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init))
     }
 
@@ -14,7 +14,7 @@ package enum Scopes {
     ///
     /// - Parameter scopes: The scopes, each given separately.
     /// - Throws: ``BearerError/Kind/invalidScope`` naming the first bad scope.
-    package static func check(_ scopes: [String]) throws {
+    static func check(_ scopes: [String]) throws {
         for scope in scopes where scope.isEmpty || !scope.utf8.allSatisfy(isNQChar) {
             throw BearerError.invalidScope(
                 "The scope \(describe(scope)) is empty or has a character that scopes cannot contain (a space, "
@@ -40,7 +40,7 @@ package enum Scopes {
     ///
     /// - Parameter scopes: The scopes.
     /// - Returns: The scopes without duplicates, in their first order.
-    package static func deduplicated(_ scopes: [String]) -> [String] {
+    static func deduplicated(_ scopes: [String]) -> [String] {
         var seen: Set<String> = []
         return scopes.filter { seen.insert($0).inserted }
     }
@@ -57,7 +57,7 @@ extension Scopes {
     ///
     /// - Parameter scope: A scope.
     /// - Returns: The scope, or its short alias.
-    package static func normalized(_ scope: String) -> String {
+    static func normalized(_ scope: String) -> String {
         for (short, long) in googleAliases where scope == long {
             return short
         }
@@ -70,7 +70,7 @@ extension Scopes {
     ///   - granted: The granted scopes.
     ///   - scope: The scope to look for.
     /// - Returns: `true` when it is granted.
-    package static func contains(_ granted: [String], _ scope: String) -> Bool {
+    static func contains(_ granted: [String], _ scope: String) -> Bool {
         let wanted = normalized(scope)
         return granted.contains { normalized($0) == wanted }
     }

@@ -7,7 +7,7 @@
 #endif
 
 /// Runs blocking work (a `poll` loop) on a thread of its own, never on Swift's cooperative pool.
-package enum DetachedThread {
+@_spi(Internals) public enum DetachedThread {
     private final class Work {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -17,7 +17,7 @@ package enum DetachedThread {
     ///
     /// - Parameter body: The work.
     /// - Returns: Whether the thread started; `false` when the system refused one.
-    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    @_spi(Internals) public static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let work = Unmanaged.passRetained(Work(body)).toOpaque()
         #if canImport(Darwin)
             var thread: pthread_t?

@@ -15,13 +15,13 @@
 /// The mutex and the condition are allocated, so their addresses never move: a POSIX mutex must
 /// not be passed as `&property`, which Swift may copy and which its exclusivity checks treat as a
 /// long write while a thread waits.
-package final class Lock: @unchecked Sendable {
+@_spi(Internals) public final class Lock: @unchecked Sendable {
     // Unchecked: the mutex and condition are only touched through pthread calls, which are thread-safe.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     /// Creates an unlocked lock.
-    package init() {
+    @_spi(Internals) public init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -43,7 +43,7 @@ package final class Lock: @unchecked Sendable {
     ///
     /// - Parameter body: The work to do under the lock.
     /// - Returns: What `body` returns.
-    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    @_spi(Internals) public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -54,7 +54,7 @@ package final class Lock: @unchecked Sendable {
     ///
     /// - Parameter body: The change a waiter waits for.
     /// - Returns: What `body` returns.
-    package func withLockSignalling<Result>(_ body: () throws -> Result) rethrows -> Result {
+    @_spi(Internals) public func withLockSignalling<Result>(_ body: () throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer {
             pthread_cond_signal(condition)
@@ -70,7 +70,9 @@ package final class Lock: @unchecked Sendable {
     ///   - isReady: Checked under the lock, first at once, then after each signal.
     ///   - body: Runs under the lock once `isReady` holds.
     /// - Returns: What `body` returns.
-    package func withLock<Result>(waitingUntil isReady: () -> Bool, _ body: () throws -> Result) rethrows -> Result {
+    @_spi(Internals) public func withLock<Result>(waitingUntil isReady: () -> Bool, _ body: () throws -> Result)
+        rethrows -> Result
+    {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while !isReady() { pthread_cond_wait(condition, mutex) }

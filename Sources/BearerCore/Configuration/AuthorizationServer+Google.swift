@@ -9,13 +9,13 @@ extension AuthorizationServer {
     ///
     /// The issuer decides it, not the endpoints, since an issuer is what ID tokens and redirects are
     /// checked against (RFC 8414 §2).
-    package var isGoogle: Bool {
+    @_spi(CommandLine) @_spi(Migration) public var isGoogle: Bool {
         issuer == Self.google.issuer
     }
 
     /// The `iss` values an ID token of this server may carry: the issuer, exactly; for Google also
     /// `accounts.google.com`, which Google's OpenID Connect guide says clients must accept too.
-    package var idTokenIssuers: [String] {
+    var idTokenIssuers: [String] {
         isGoogle ? [issuer.absoluteString, "accounts.google.com"] : [issuer.absoluteString]
     }
 
@@ -27,7 +27,7 @@ extension AuthorizationServer {
     ///
     /// - Parameter host: A URL's host, if it has one.
     /// - Returns: `true` for a Google OAuth host, matched as `EndpointSecurity.host(_:isWithin:)` does.
-    package static func isGoogleHost(_ host: String?) -> Bool {
+    @_spi(Migration) public static func isGoogleHost(_ host: String?) -> Bool {
         EndpointSecurity.host(host, isWithin: "googleapis.com")
             || EndpointSecurity.host(host, isWithin: "accounts.google.com")
     }

@@ -64,7 +64,7 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     ///
     /// - Parameter url: An endpoint URL.
     /// - Throws: ``BearerError/Kind/insecureEndpoint`` otherwise.
-    package func checkSecure(_ url: URL) throws {
+    @_spi(CommandLine) public func checkSecure(_ url: URL) throws {
         try EndpointSecurity.check(url, allowingInsecureLoopback: allowsInsecureLoopback)
     }
 }

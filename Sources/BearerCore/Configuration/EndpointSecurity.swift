@@ -1,17 +1,17 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// Decides whether a URL may carry credentials: https always; http only to a loopback address, and
 /// only when the caller allows it.
-package enum EndpointSecurity {
+@_spi(Bridge) @_spi(CommandLine) public enum EndpointSecurity {
     /// Whether `host` names the local machine: `localhost`, 127.0.0.0/8 or `::1`.
     ///
     /// - Parameter host: A URL's host, with or without IPv6 brackets.
     /// - Returns: `true` for a loopback host.
-    package static func isLoopback(host: String) -> Bool {
+    @_spi(Bridge) @_spi(CommandLine) public static func isLoopback(host: String) -> Bool {
         let host = host.lowercased()
         if host == "localhost" || host == "::1" || host == "[::1]" { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -28,7 +28,7 @@ package enum EndpointSecurity {
     ///   - url: The URL a credential would be sent to.
     ///   - allowingInsecureLoopback: Whether http to a loopback host is acceptable.
     /// - Throws: ``BearerError/Kind/insecureEndpoint`` otherwise.
-    package static func check(_ url: URL, allowingInsecureLoopback: Bool) throws {
+    static func check(_ url: URL, allowingInsecureLoopback: Bool) throws {
         let scheme = url.scheme?.lowercased()
         guard let host = url.host, !host.isEmpty else {
             throw BearerError.insecureEndpoint("\(url.forMessages) has no host; use an https URL.")
@@ -55,7 +55,7 @@ package enum EndpointSecurity {
     ///   - allowingInsecureLoopback: Whether http to a loopback host is acceptable.
     /// - Throws: ``BearerError/Kind/insecureEndpoint`` for a URL that is not https (or allowed
     ///   loopback http); ``BearerError/Kind/hostNotAllowed`` for a host outside `allowedHosts`.
-    package static func checkDestination(
+    static func checkDestination(
         _ url: URL?,
         allowedHosts: [String]?,
         allowingInsecureLoopback: Bool
@@ -89,7 +89,7 @@ package enum EndpointSecurity {
     ///   - host: A URL's host, if it has one.
     ///   - domain: A domain name such as `googleapis.com`.
     /// - Returns: `true` when `host` equals `domain` or ends with a dot followed by `domain`.
-    package static func host(_ host: String?, isWithin domain: String) -> Bool {
+    static func host(_ host: String?, isWithin domain: String) -> Bool {
         guard let host = host.map(Self.canonicalHost), !host.isEmpty else { return false }
         let domain = Self.canonicalHost(domain)
         guard !domain.isEmpty else { return false }

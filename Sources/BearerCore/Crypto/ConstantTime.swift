@@ -1,5 +1,5 @@
 /// Comparisons whose duration does not depend on where the inputs differ.
-package enum ConstantTime {
+enum ConstantTime {
     /// Compares without returning early, so timing tells nothing about the expected value (a
     /// `state`, a `nonce`). Only the lengths may be learnt.
     ///
@@ -7,7 +7,7 @@ package enum ConstantTime {
     ///   - lhs: One string.
     ///   - rhs: The other.
     /// - Returns: Whether their UTF-8 bytes are equal.
-    package static func equals(_ lhs: String, _ rhs: String) -> Bool {
+    static func equals(_ lhs: String, _ rhs: String) -> Bool {
         let left = Array(lhs.utf8)
         let right = Array(rhs.utf8)
         guard left.count == right.count else { return false }

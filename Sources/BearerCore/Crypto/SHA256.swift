@@ -6,9 +6,9 @@
 /// ```swift
 /// let digest = SHA256.hash(Array("abc".utf8))  // 32 bytes: ba7816bf…
 /// ```
-package struct SHA256: Sendable {
+@_spi(Internals) public struct SHA256: Sendable {
     /// The size of a digest in bytes.
-    package static let digestByteCount = 32
+    static let digestByteCount = 32
 
     private static let blockByteCount = 64
 
@@ -30,7 +30,7 @@ package struct SHA256: Sendable {
     private var messageByteCount: UInt64 = 0
 
     /// Creates a hasher with the initial hash value of FIPS 180-4 §5.3.3.
-    package init() {
+    init() {
         pending.reserveCapacity(Self.blockByteCount)
     }
 
@@ -38,7 +38,7 @@ package struct SHA256: Sendable {
     ///
     /// - Parameter bytes: The message.
     /// - Returns: The 32-byte digest.
-    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    @_spi(Internals) public static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
@@ -47,7 +47,7 @@ package struct SHA256: Sendable {
     /// Appends `bytes` to the message.
     ///
     /// - Parameter bytes: The next part of the message.
-    package mutating func update(_ bytes: some Sequence<UInt8>) {
+    mutating func update(_ bytes: some Sequence<UInt8>) {
         let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in
             update(UnsafeRawBufferPointer(buffer))
         }
@@ -79,7 +79,7 @@ package struct SHA256: Sendable {
     /// Pads the message (FIPS 180-4 §5.1.1) and returns its digest.
     ///
     /// - Returns: The 32-byte digest.
-    package consuming func finalize() -> [UInt8] {
+    consuming func finalize() -> [UInt8] {
         let bitCount = messageByteCount &* 8
         pending.append(0x80)
         if pending.count > Self.blockByteCount - 8 {

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// The device authorization grant (RFC 8628), for tools on machines without a browser: the user
@@ -9,28 +9,28 @@
 ///
 /// ``AuthorizationServerClient`` asks for the codes and polls; this value holds what the server
 /// issued.
-package struct DeviceAuthorization: Sendable, Hashable {
+struct DeviceAuthorization: Sendable, Hashable {
     /// The grant type of the polling requests (RFC 8628 §3.4).
-    package static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
+    static let grantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// The server.
-    package let server: AuthorizationServer
+    let server: AuthorizationServer
     /// The client.
-    package let client: Client
+    let client: Client
     /// The scopes asked for.
-    package let scopes: [String]
+    let scopes: [String]
     /// The device code, a secret sent only to the token endpoint.
-    package let deviceCode: String
+    let deviceCode: String
     /// The code the user types.
-    package let userCode: String
+    let userCode: String
     /// Where the user goes.
-    package let verificationURI: URL
+    let verificationURI: URL
     /// A URL that carries the user code too, when the server gives one.
-    package let verificationURIComplete: URL?
+    let verificationURIComplete: URL?
     /// When the codes expire.
-    package let expiresAt: Date
+    let expiresAt: Date
     /// The polling interval the server asked for (5 s when it did not say).
-    package let interval: TimeInterval
+    let interval: TimeInterval
 
     /// The endpoint and body of the request for codes at `server` (RFC 8628 §3.1).
     ///
@@ -57,7 +57,7 @@ package struct DeviceAuthorization: Sendable, Hashable {
     /// - Throws: ``BearerError/Kind/invalidResponse`` when a required field is missing or the user
     ///   code has control characters; ``BearerError/Kind/insecureEndpoint`` when a verification
     ///   address is not https (or loopback http the server allows).
-    package init(
+    init(
         json: [String: JSONValue],
         server: AuthorizationServer,
         client: Client,
@@ -108,7 +108,7 @@ package struct DeviceAuthorization: Sendable, Hashable {
 
 extension DeviceAuthorization: RedactedDescription {
     /// The user code and verification URI; never the device code.
-    package var description: String {
+    var description: String {
         "DeviceAuthorization(userCode: \(userCode), verificationURI: \(verificationURI.absoluteString), "
             + "deviceCode: <redacted>)"
     }

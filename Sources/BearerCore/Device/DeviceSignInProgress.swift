@@ -33,7 +33,7 @@ public struct DeviceVerification: Sendable, Hashable {
 
 extension DeviceAuthorization {
     /// Where the user signs in and the code to enter, without the device code.
-    package var verification: DeviceVerification {
+    var verification: DeviceVerification {
         DeviceVerification(
             userCode: userCode,
             verificationURI: verificationURI,

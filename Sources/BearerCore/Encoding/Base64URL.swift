@@ -1,16 +1,16 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// Base64url without padding (RFC 4648 §5), as PKCE (RFC 7636 §3) and JWTs (RFC 7515 §2) use it.
-package enum Base64URL {
+@_spi(Testing) public enum Base64URL {
     /// Encodes `bytes` as base64url without `=` padding.
     ///
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The encoded text, using `A–Z a–z 0–9 - _` only.
-    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    @_spi(Testing) public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let standard = Data(bytes).base64EncodedString()
         var result = ""
         result.reserveCapacity(standard.utf8.count)
@@ -29,7 +29,7 @@ package enum Base64URL {
     ///
     /// - Parameter text: The encoded text.
     /// - Returns: The decoded bytes, or `nil` when `text` is not base64.
-    package static func decode(_ text: some StringProtocol) -> Data? {
+    static func decode(_ text: some StringProtocol) -> Data? {
         var standard = ""
         standard.reserveCapacity(text.utf8.count + 3)
         for character in text.unicodeScalars {

@@ -8,12 +8,12 @@
 /// FormEncoding.encode([("grant_type", "authorization_code"), ("code", "a+b")])
 /// // "grant_type=authorization_code&code=a%2Bb"
 /// ```
-package enum FormEncoding {
+@_spi(Migration) public enum FormEncoding {
     /// Encodes one name or value.
     ///
     /// - Parameter text: The text to encode.
     /// - Returns: The form-encoded text.
-    package static func encode(_ text: some StringProtocol) -> String {
+    static func encode(_ text: some StringProtocol) -> String {
         encode(text, spaceAsPlus: true)
     }
 
@@ -21,7 +21,7 @@ package enum FormEncoding {
     ///
     /// - Parameter text: The text to encode.
     /// - Returns: The encoded text.
-    package static func percentEncode(_ text: some StringProtocol) -> String {
+    @_spi(Migration) public static func percentEncode(_ text: some StringProtocol) -> String {
         encode(text, spaceAsPlus: false)
     }
 
@@ -46,7 +46,7 @@ package enum FormEncoding {
     ///
     /// - Parameter pairs: The pairs to encode; names may repeat.
     /// - Returns: The form-encoded body or query.
-    package static func encode(_ pairs: [(name: String, value: String)]) -> String {
+    static func encode(_ pairs: [(name: String, value: String)]) -> String {
         pairs.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")
     }
 
@@ -57,7 +57,7 @@ package enum FormEncoding {
     ///
     /// - Parameter text: The text to decode.
     /// - Returns: The decoded text.
-    package static func decode(_ text: some StringProtocol) -> String {
+    static func decode(_ text: some StringProtocol) -> String {
         decode(text, plusAsSpace: true)
     }
 
@@ -65,7 +65,7 @@ package enum FormEncoding {
     ///
     /// - Parameter text: The text to decode.
     /// - Returns: The decoded text.
-    package static func percentDecode(_ text: some StringProtocol) -> String {
+    @_spi(Migration) public static func percentDecode(_ text: some StringProtocol) -> String {
         decode(text, plusAsSpace: false)
     }
 
@@ -97,7 +97,7 @@ package enum FormEncoding {
     ///
     /// - Parameter text: The body or query, without a leading `?`.
     /// - Returns: The decoded pairs.
-    package static func decodePairs(_ text: some StringProtocol) -> [(name: String, value: String)] {
+    static func decodePairs(_ text: some StringProtocol) -> [(name: String, value: String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { segment in
             guard let equals = segment.firstIndex(of: "=") else {
                 return (decode(segment), "")

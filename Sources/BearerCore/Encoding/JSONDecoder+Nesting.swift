@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    public import FoundationEssentials
 #else
-    package import Foundation
+    public import Foundation
 #endif
 
 extension JSONDecoder {
     /// The deepest nesting of arrays and objects read; Foundation's decoder refuses deeper input.
-    package static let nestingLimit = 512
+    static let nestingLimit = 512
 
     /// Decodes `data` as `decode(_:from:)` does, after checking that it is UTF-8 (see
     /// ``JSONText``) and that its arrays and objects nest at most ``nestingLimit`` deep.
@@ -22,7 +22,7 @@ extension JSONDecoder {
     /// - Returns: The decoded value.
     /// - Throws: `DecodingError.dataCorrupted` for input that is not UTF-8 or is nested too
     ///   deeply; else what `decode(_:from:)` throws.
-    package func decodeRefusingDeepNesting<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    @_spi(Internals) public func decodeRefusingDeepNesting<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         guard JSONText.isUTF8(data) else {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
@@ -43,7 +43,7 @@ extension JSONDecoder {
     }
 
     /// Whether the brackets of `data` outside strings nest at most ``nestingLimit`` deep.
-    package static func nestsWithinLimit(_ data: Data) -> Bool {
+    static func nestsWithinLimit(_ data: Data) -> Bool {
         data.withUnsafeBytes { nestsWithinLimit($0) }
     }
 

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// Bearer's own reader of JSON text (RFC 8259) into ``JSONValue``, for what Bearer reads on every
@@ -14,16 +14,16 @@
 /// member twice (RFC 7519 §4 lets a JWT reader refuse them; Bearer never writes them). A number
 /// beyond a `Double`'s range reads as infinity, as ``JSONValue`` says. Errors give the byte offset,
 /// never the text.
-package struct JSONParser {
+struct JSONParser {
     /// Why a text is not JSON Bearer reads.
-    package struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, CustomStringConvertible {
         /// What is wrong, without the text.
-        package let reason: String
+        let reason: String
         /// The byte offset where reading stopped.
-        package let offset: Int
+        let offset: Int
 
         /// The reason and the offset.
-        package var description: String { "\(reason) at byte \(offset)" }
+        var description: String { "\(reason) at byte \(offset)" }
     }
 
     private let bytes: UnsafeRawBufferPointer
@@ -42,7 +42,7 @@ package struct JSONParser {
     /// - Parameter data: The JSON text.
     /// - Returns: The value.
     /// - Throws: ``Failure`` when it is not a JSON text Bearer reads.
-    package static func parse(_ data: Data) throws -> JSONValue {
+    static func parse(_ data: Data) throws -> JSONValue {
         try data.withUnsafeBytes { buffer in
             var parser = JSONParser(buffer)
             if buffer.count >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF { parser.index = 3 }

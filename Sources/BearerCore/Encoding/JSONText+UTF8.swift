@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// The encoding rule for every JSON text Bearer reads: UTF-8 only (RFC 8259 §8.1).
@@ -10,16 +10,16 @@
 /// pattern of NUL bytes, while the nesting guard (``JSONDecoder/nestsWithinLimit(_:)``) reads the
 /// bytes as UTF-8. Refusing everything else first means both read the same characters. A UTF-8
 /// byte-order mark is accepted, as RFC 8259 §8.1 allows a parser to ignore it.
-package enum JSONText {
+enum JSONText {
     /// Whether `data` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past
     /// U+10FFFF) without a NUL byte. JSON never holds a raw NUL (RFC 8259 §7 requires control
     /// characters to be escaped), and a NUL is what makes Foundation read UTF-16 or UTF-32.
-    package static func isUTF8(_ data: Data) -> Bool {
+    static func isUTF8(_ data: Data) -> Bool {
         data.withUnsafeBytes { isUTF8($0) }
     }
 
     /// Whether `bytes` are well-formed UTF-8 without a NUL byte, as the `Data` overload says.
-    package static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         while index < bytes.count {
             guard let length = scalarLength(in: bytes, at: index) else { return false }
@@ -31,7 +31,7 @@ package enum JSONText {
     /// The length in bytes of the well-formed UTF-8 scalar that starts at `index`, or `nil` when
     /// the bytes there are not one (an overlong form, a surrogate, past U+10FFFF, cut short) or
     /// are NUL: the one rule both this check and ``JSONParser`` apply.
-    package static func scalarLength(in bytes: UnsafeRawBufferPointer, at index: Int) -> Int? {
+    static func scalarLength(in bytes: UnsafeRawBufferPointer, at index: Int) -> Int? {
         let lead = bytes[index]
         let second: ClosedRange<UInt8>
         let length: Int

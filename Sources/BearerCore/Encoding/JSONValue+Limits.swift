@@ -9,7 +9,7 @@ extension JSONValue {
     ///     object around a value adds 1.
     ///   - maximumBytes: How many bytes of JSON the fields kept may take in all.
     /// - Returns: The fields kept.
-    package static func keeping(
+    static func keeping(
         _ fields: [String: JSONValue],
         maximumDepth: Int,
         maximumBytes: Int

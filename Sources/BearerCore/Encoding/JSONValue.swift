@@ -83,7 +83,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
 }
 
 extension String {
-    package func trimmingWhitespace() -> Substring {
+    func trimmingWhitespace() -> Substring {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""

@@ -1,13 +1,13 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// Decodes `Decodable` types from a ``JSONValue`` read by ``JSONParser``, with the conventions
 /// `AuthState.encoded()` writes with: dates as seconds since 1970, URLs as strings, data as
 /// base64. Errors are `DecodingError`s with the coding path, as Foundation's decoder throws.
-package struct JSONValueDecoder: Decoder {
+struct JSONValueDecoder: Decoder {
     /// The value being decoded.
     let value: JSONValue
     /// The path of the container holding the value.
@@ -16,9 +16,9 @@ package struct JSONValueDecoder: Decoder {
     private let key: (any CodingKey)?
 
     /// The keys that led to the value; made only when asked (for an error).
-    package var codingPath: [any CodingKey] { path?.keys ?? [] }
+    var codingPath: [any CodingKey] { path?.keys ?? [] }
     /// Nothing: Bearer's types take no options.
-    package var userInfo: [CodingUserInfoKey: Any] { [:] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     init(_ value: JSONValue, parentPath: CodingPath?, key: (any CodingKey)?) {
         self.value = value
@@ -62,7 +62,7 @@ package struct JSONValueDecoder: Decoder {
     /// - Returns: The value.
     /// - Throws: ``JSONParser/Failure`` when the text is not JSON Bearer reads; `DecodingError`
     ///   when it does not hold a `type`.
-    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try JSONValueDecoder(try JSONParser.parse(data), parentPath: nil, key: nil).decodeValue(type)
     }
 
@@ -161,47 +161,47 @@ package struct JSONValueDecoder: Decoder {
         return integer
     }
 
-    package func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else { throw mismatch([String: Any].self, "an object") }
         return KeyedDecodingContainer(KeyedContainer<Key>(members: members, path: path))
     }
 
-    package func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard case .array(let elements) = value else { throw mismatch([Any].self, "an array") }
         return UnkeyedContainer(elements: elements, path: path)
     }
 
-    package func singleValueContainer() throws -> any SingleValueDecodingContainer {
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
         self
     }
 }
 
 extension JSONValueDecoder: SingleValueDecodingContainer {
-    package func decodeNil() -> Bool { value == .null }
+    func decodeNil() -> Bool { value == .null }
 
-    package func decode(_ type: Bool.Type) throws -> Bool {
+    func decode(_ type: Bool.Type) throws -> Bool {
         guard case .bool(let bool) = value else { throw mismatch(type, "true or false") }
         return bool
     }
 
-    package func decode(_ type: String.Type) throws -> String {
+    func decode(_ type: String.Type) throws -> String {
         guard case .string(let string) = value else { throw mismatch(type, "a string") }
         return string
     }
 
-    package func decode(_ type: Double.Type) throws -> Double { try decodeNumber(type) }
-    package func decode(_ type: Float.Type) throws -> Float { try decodeNumber(type) }
-    package func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type) }
-    package func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
-    package func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
-    package func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
-    package func decode(_ type: Int64.Type) throws -> Int64 { try decodeInteger(type) }
-    package func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type) }
-    package func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type) }
-    package func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type) }
-    package func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
-    package func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
-    package func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
+    func decode(_ type: Double.Type) throws -> Double { try decodeNumber(type) }
+    func decode(_ type: Float.Type) throws -> Float { try decodeNumber(type) }
+    func decode(_ type: Int.Type) throws -> Int { try decodeInteger(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try decodeInteger(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try decodeInteger(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try decodeInteger(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try decodeInteger(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try decodeInteger(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try decodeInteger(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try decodeInteger(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try decodeInteger(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try decodeInteger(type) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 }
 
 extension JSONValue {

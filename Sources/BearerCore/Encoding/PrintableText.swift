@@ -2,12 +2,12 @@ extension String {
     /// This text without control characters (C0, DEL, C1: `Cc`) and invisible format characters
     /// (such as bidirectional overrides: `Cf`), so a server's or a network peer's text cannot move
     /// the cursor, change colours or reorder what a terminal or a label shows.
-    package var printable: String {
+    @_spi(Internals) public var printable: String {
         String(String.UnicodeScalarView(unicodeScalars.filter { !$0.isControlOrFormat }))
     }
 
     /// Whether this text has a control or format character.
-    package var hasControlCharacters: Bool {
+    var hasControlCharacters: Bool {
         unicodeScalars.contains(where: \.isControlOrFormat)
     }
 }
@@ -16,7 +16,7 @@ extension String {
     /// This JSON text with every control and format character (C1 controls, bidirectional
     /// overrides, …) written as a `\uXXXX` escape, so printing it cannot drive a terminal. Such
     /// characters can only stand inside JSON strings, where the escape means the same.
-    package var escapingControlsInJSON: String {
+    @_spi(CommandLine) public var escapingControlsInJSON: String {
         var result = ""
         for scalar in unicodeScalars {
             guard scalar.isControlOrFormat else {

@@ -41,7 +41,7 @@ public struct BearerError: KindedError {
     }
 
     /// The same error with its reason reworded, as where a store adds which file it read.
-    package func rewording(_ reword: (String) -> String) -> BearerError {
+    func rewording(_ reword: (String) -> String) -> BearerError {
         BearerError(
             kind: kind, reason: reword(reason), retryAfter: retryAfter, underlyingError: underlyingError, file: file,
             line: line)

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 #if canImport(Glibc)
@@ -25,20 +25,20 @@
 /// The port is bound when the listener is created and closed as soon as a wait ends (the
 /// response returned, the wait cancelled or timed out), as RFC 8252 §8.3 asks; a later wait binds
 /// the same port again.
-package final class LoopbackRedirectListener: Sendable {
+final class LoopbackRedirectListener: Sendable {
     /// The port the listener is bound to.
-    package let port: UInt16
+    let port: UInt16
     /// The path the redirect must have.
-    package let path: String
+    let path: String
     /// The host name of the redirect URI: `127.0.0.1`.
-    package let hostName = "127.0.0.1"
+    let hostName = "127.0.0.1"
     private let socket: ListeningSocket
 
     /// The most connections served at once; a new one closes the oldest.
-    package static let maximumConnections = 32
+    static let maximumConnections = 32
 
     /// The redirect URI to send: `http://127.0.0.1:<port><path>`.
-    package var redirectURI: URL {
+    var redirectURI: URL {
         URL(string: "http://\(hostName):\(port)\(path)") ?? URL(fileURLWithPath: "/")
     }
 
@@ -79,7 +79,7 @@ package final class LoopbackRedirectListener: Sendable {
     ///   - port: The port, or 0 for any free one.
     ///   - path: The redirect's path.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the port cannot be bound.
-    package init(port: UInt16 = 0, path: String = "/callback") throws {
+    init(port: UInt16 = 0, path: String = "/callback") throws {
         let bound = try LoopbackSocket.bindListener(port: port)
         self.socket = ListeningSocket(descriptor: bound.descriptor)
         self.port = bound.port
@@ -87,19 +87,19 @@ package final class LoopbackRedirectListener: Sendable {
     }
 
     /// Whether the port is bound now (between waits it is closed).
-    package var isListening: Bool { socket.isOpen }
+    var isListening: Bool { socket.isOpen }
 
     /// Claims the listener for one wait, before anything is shown: binds the port again when an
     /// earlier wait closed it.
     ///
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when another wait is in progress or the
     ///   port cannot be bound again.
-    package func beginWait() throws {
+    func beginWait() throws {
         try socket.claim(port: port)
     }
 
     /// Ends the claimed wait and closes the port.
-    package func endWait() {
+    func endWait() {
         socket.release()
     }
 
@@ -113,7 +113,7 @@ package final class LoopbackRedirectListener: Sendable {
     /// - Throws: ``BearerError/Kind/timedOut`` when no redirect came in time; `CancellationError`
     ///   when the task was cancelled; ``BearerError/Kind/invalidConfiguration`` when another wait
     ///   is in progress.
-    package func waitForRedirect(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
+    func waitForRedirect(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
         try beginWait()
         defer { endWait() }
         return try await waitHavingBegun(expecting: expected, timeout: timeout)
@@ -121,7 +121,7 @@ package final class LoopbackRedirectListener: Sendable {
 
     /// Waits as ``waitForRedirect(expecting:timeout:)`` does, once ``beginWait()`` has claimed the
     /// listener; the caller calls ``endWait()`` after.
-    package func waitHavingBegun(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
+    func waitHavingBegun(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
         guard let descriptor = socket.descriptor else {
             throw BearerError.invalidConfiguration("The loopback listener is not listening; start the sign-in again.")
         }

@@ -13,14 +13,14 @@
 /// belongs to the sign-in, and those end it with a typed error. Everything else is refused and the
 /// listener keeps waiting, so a local process or a web page that guesses the port cannot end a
 /// sign-in.
-package enum LoopbackRequest: Equatable {
+enum LoopbackRequest: Equatable {
     /// The browser's redirect: the request target, with its query.
     case redirect(target: String)
     /// Not the answer: refuse with this status and text, and keep waiting.
     case refuse(status: String, message: String)
 
     /// The largest request head read, in bytes.
-    package static let maximumHeadSize = 16_384
+    static let maximumHeadSize = 16_384
 
     /// Decides what `head` is.
     ///
@@ -30,7 +30,7 @@ package enum LoopbackRequest: Equatable {
     ///   - hosts: The `Host` values that name the listener (`127.0.0.1:PORT`, or `localhost:PORT`
     ///     when that is the redirect URI's), compared case-insensitively.
     ///   - expected: The pending request's `state` and issuer.
-    package static func classify(
+    static func classify(
         _ head: String,
         path: String,
         hosts: Set<String>,

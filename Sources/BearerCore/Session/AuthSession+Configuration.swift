@@ -25,7 +25,7 @@ extension AuthSession {
         public var rewriteError: @Sendable (any Error) -> any Error
         /// Told when a refresh request is sent and when its outcome is saved or it failed (the
         /// `bearer` tool holds back termination signals in between); `nil` by default.
-        package var refreshCriticalSection: (any RefreshCriticalSection)?
+        @_spi(CommandLine) public var refreshCriticalSection: (any RefreshCriticalSection)?
 
         /// Creates a configuration; the defaults send tokens to any https host, refresh 60 s before
         /// expiry, add nothing to refreshes and rewrite no error.

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 extension AuthSession {
@@ -22,7 +22,7 @@ extension AuthSession {
     ///   - additionalParameters: Extra parameters.
     /// - Returns: The request, or `nil` when everything is already granted.
     /// - Throws: ``BearerError`` for a bad scope or configuration.
-    package func authorizationRequest(
+    func authorizationRequest(
         adding scopes: [String],
         redirectURI: URL? = nil,
         additionalParameters: [String: String] = [:]
@@ -50,7 +50,7 @@ extension AuthSession {
     ///   does not prove it is the same user (the session is unchanged, and the refused grant is
     ///   revoked, best effort); the exchange's and the store's errors.
     @discardableResult
-    package func completeAddingScopes(
+    func completeAddingScopes(
         _ response: AuthorizationResponse,
         for request: AuthorizationRequest,
         tokenParameters: [String: String] = [:]

@@ -6,7 +6,7 @@ extension AuthSession {
     /// - Parameter newState: The new session.
     /// - Throws: The store's error when it cannot be saved (the new session is kept in memory and
     ///   saved again before it is used).
-    package func replace(with newState: AuthState) async throws {
+    @_spi(CommandLine) public func replace(with newState: AuthState) async throws {
         try await funnel {
             try await self.withStoreLock { access in try await self.replaceHoldingLock(with: newState, access) }
         }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    public import FoundationEssentials
 #else
-    package import Foundation
+    public import Foundation
 #endif
 
 extension AuthSession {
@@ -13,7 +13,7 @@ extension AuthSession {
     /// Beside its phase (docs/architecture.md draws them) the session is idle, starting a run, or
     /// running one: the run's task, what its callers need (a fresh token other than ones a server
     /// rejected or a refresh replaces), whether it has refreshed, and whether it has decided.
-    package struct StateMachine: Sendable, CustomStringConvertible {
+    @_spi(CommandLine) public struct StateMachine: Sendable, CustomStringConvertible {
         private enum State: Sendable {
             case idle(Phase)
             /// ``startRun`` was returned; the actor reports the run's task before anything else.
@@ -24,22 +24,22 @@ extension AuthSession {
         private var current: State
 
         /// A session read from its store.
-        package init(stored state: AuthState) {
+        @_spi(CommandLine) public init(stored state: AuthState) {
             current = .idle(state.signInRequired ? .signInRequired(state) : .saved(state))
         }
 
         /// The session's current state.
-        package var state: AuthState {
+        var state: AuthState {
             switch current {
             case .idle(let phase), .starting(let phase, _), .running(let phase, _): phase.state
             }
         }
 
         /// The copy the store holds, as far as the session knows (see `Phase.storedCopy`).
-        package var storedCopy: AuthState? { phase.storedCopy }
+        var storedCopy: AuthState? { phase.storedCopy }
 
         /// Whether the session can authorize requests: not signed out, and `AuthState.canAuthorize`.
-        package var canAuthorize: Bool {
+        var canAuthorize: Bool {
             if case .signedOut = phase { return false }
             return phase.state.canAuthorize
         }
@@ -47,20 +47,20 @@ extension AuthSession {
         // MARK: - Asking for a token
 
         /// A caller wants a fresh token at `now`.
-        package mutating func tokenRequested(at now: Date, leeway: TimeInterval) -> TokenAction {
+        @_spi(CommandLine) public mutating func tokenRequested(at now: Date, leeway: TimeInterval) -> TokenAction {
             ask(Need(), at: now, leeway: leeway)
         }
 
         /// A caller wants a refresh, whatever the expiry of `seen`, the token it saw when it asked:
         /// any token issued or adopted since serves it, so a refresh under way is shared.
-        package mutating func refreshRequested(after seen: AccessToken?, at now: Date, leeway: TimeInterval)
+        mutating func refreshRequested(after seen: AccessToken?, at now: Date, leeway: TimeInterval)
             -> TokenAction
         {
             ask(Need(otherThan: seen.map { [$0] } ?? []), at: now, leeway: leeway)
         }
 
         /// A server rejected `token` (a `401` with `invalid_token`): the caller wants any other.
-        package mutating func tokenRejected(_ token: AccessToken, at now: Date, leeway: TimeInterval) -> TokenAction {
+        mutating func tokenRejected(_ token: AccessToken, at now: Date, leeway: TimeInterval) -> TokenAction {
             ask(Need(otherThan: [token]), at: now, leeway: leeway)
         }
 
@@ -105,7 +105,7 @@ extension AuthSession {
         }
 
         /// The actor started the run that ``startRun`` asked for.
-        package mutating func runStarted(_ task: Run) {
+        mutating func runStarted(_ task: Run) {
             guard case .starting(let phase, let need) = current else {
                 preconditionFailure("A run was reported that was not asked for.")
             }
@@ -116,7 +116,7 @@ extension AuthSession {
         ///
         /// A run refreshes at most once: once it has, its token is used even if it lives shorter
         /// than the leeway or is one a caller rejected (the server issued it again).
-        package mutating func nextStepHoldingLock(at now: Date, leeway: TimeInterval) -> LockedAction {
+        mutating func nextStepHoldingLock(at now: Date, leeway: TimeInterval) -> LockedAction {
             guard case .running(let phase, var run) = current, !run.refreshUnderway, !run.hasDecided else {
                 preconditionFailure("A locked step was asked for outside a deciding run.")
             }
@@ -155,7 +155,7 @@ extension AuthSession {
         )
 
         /// The run ended (its task is about to return); the next caller that needs one starts another.
-        package mutating func runEnded() {
+        mutating func runEnded() {
             guard case .running(let phase, _) = current else { preconditionFailure("No run is in progress.") }
             current = .idle(phase)
         }
@@ -163,14 +163,14 @@ extension AuthSession {
         // MARK: - Results of the actor's work
 
         /// A refresh the run asked for succeeded: the new state must be saved before it is used.
-        package mutating func refreshSucceeded(_ refreshed: AuthState) {
+        mutating func refreshSucceeded(_ refreshed: AuthState) {
             finishRefresh()
             phase = .unsaved(refreshed, over: phase.storedCopy)
         }
 
         /// A refresh the run asked for failed at `now`: `invalid_grant` marks the session (the mark
         /// is saved next), a `Retry-After` starts a back-off, any other error leaves it as it was.
-        package mutating func refreshFailed(_ error: any Error, at now: Date) -> RefreshFailedAction {
+        mutating func refreshFailed(_ error: any Error, at now: Date) -> RefreshFailedAction {
             finishRefresh()
             if let error = error as? OAuthError, error.signInRequired {
                 phase = .unsaved(phase.state.markingSignInRequired(error), over: phase.storedCopy)
@@ -192,7 +192,7 @@ extension AuthSession {
         }
 
         /// The save of `saved`, the unsaved state, succeeded.
-        package mutating func saveSucceeded(_ saved: AuthState) {
+        mutating func saveSucceeded(_ saved: AuthState) {
             guard case .unsaved(let state, _) = phase, state == saved else {
                 preconditionFailure("A save succeeded for a state the session was not saving.")
             }
@@ -214,7 +214,7 @@ extension AuthSession {
         ///   is handed the new one's token without being told.
         /// - An active session takes the stored copy of the same user (another process refreshed);
         ///   it is signed out when the copy is gone, and refuses another user's copy.
-        package mutating func storedCopyLoaded(_ stored: AuthState?) -> StoredCopyAction {
+        mutating func storedCopyLoaded(_ stored: AuthState?) -> StoredCopyAction {
             switch phase {
             case .unsaved(let state, let base):
                 guard stored != base else { return .unchanged }
@@ -253,7 +253,7 @@ extension AuthSession {
 
         /// A new sign-in replaces the session, whatever `stored` (the copy read under the lock) holds.
         /// - Returns: The state to save.
-        package mutating func replaced(with newState: AuthState, storedCopy stored: AuthState?) -> AuthState {
+        mutating func replaced(with newState: AuthState, storedCopy stored: AuthState?) -> AuthState {
             phase = .unsaved(newState, over: stored)
             return newState
         }
@@ -261,21 +261,21 @@ extension AuthSession {
         /// An incremental grant arrived; it is merged into the session (after the stored copy was
         /// loaded). - Returns: The merged state, to save.
         /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered; nothing changes.
-        package mutating func grantReceived(_ grant: AuthState) throws -> AuthState {
+        mutating func grantReceived(_ grant: AuthState) throws -> AuthState {
             let merged = try phase.state.merging(additionalGrant: grant)
             phase = .unsaved(merged, over: phase.storedCopy)
             return merged
         }
 
         /// The stored session was removed: the session is signed out and forgets its tokens.
-        package mutating func signedOut() {
+        mutating func signedOut() {
             phase = .signedOut(phase.state.forgettingTokens())
         }
 
         // MARK: - Rules
 
         /// The phase and the run, never a token: `saved`, `unsaved, running`, ….
-        package var description: String {
+        @_spi(CommandLine) public var description: String {
             switch current {
             case .idle(let phase): phase.name
             case .starting(let phase, _): phase.name + ", starting"

@@ -8,20 +8,20 @@ extension AuthSession.StateMachine {
     /// An error as an ``AuthSession/StateMachine`` action carries it, so actions can be compared:
     /// equal to another when both are ``BearerError``s of the same kind, equal ``OAuthError``s, or
     /// errors of the same other type that describe themselves the same way.
-    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    @_spi(CommandLine) public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The error to throw.
-        package let error: any Error
+        let error: any Error
 
         /// Wraps `error`.
-        package init(_ error: any Error) {
+        init(_ error: any Error) {
             self.error = error
         }
 
         /// The wrapped error's description.
-        package var description: String { "\(error)" }
+        @_spi(CommandLine) public var description: String { "\(error)" }
 
         /// See the type's summary.
-        package static func == (lhs: Failure, rhs: Failure) -> Bool {
+        @_spi(CommandLine) public static func == (lhs: Failure, rhs: Failure) -> Bool {
             switch (lhs.error, rhs.error) {
             case (let left as BearerError, let right as BearerError): return left == right
             case (let left as OAuthError, let right as OAuthError): return left == right
@@ -93,10 +93,10 @@ extension AuthSession.StateMachine {
     /// The locked run that answers a caller: the store's lock taken, the stored copy reloaded, then
     /// ``AuthSession/StateMachine/nextStepHoldingLock(at:leeway:)`` until it delivers or fails.
     /// Every caller that joins it gets its result.
-    package typealias Run = Task<AuthState, any Error>
+    @_spi(CommandLine) public typealias Run = Task<AuthState, any Error>
 
     /// What to do when a caller asks for a token, before taking any lock.
-    package enum TokenAction: Sendable, Equatable {
+    @_spi(CommandLine) public enum TokenAction: Sendable, Equatable {
         /// The state's token serves this caller: use it.
         case deliver(AuthState)
         /// Fail at once.
@@ -113,7 +113,7 @@ extension AuthSession.StateMachine {
     }
 
     /// What to do next while holding the store's lock.
-    package enum LockedAction: Sendable, Equatable {
+    enum LockedAction: Sendable, Equatable {
         /// The state's token serves the run: return it (the run has decided).
         case deliver(AuthState)
         /// Fail the run (it has decided).
@@ -127,7 +127,7 @@ extension AuthSession.StateMachine {
     }
 
     /// What to do after a refresh failed.
-    package enum RefreshFailedAction: Sendable, Equatable {
+    enum RefreshFailedAction: Sendable, Equatable {
         /// Fail the run with this error.
         case fail(Failure)
         /// The session was marked as needing a new sign-in; ask for the next step (the mark's save).
@@ -135,7 +135,7 @@ extension AuthSession.StateMachine {
     }
 
     /// What the stored copy, read under the lock, changed.
-    package enum StoredCopyAction: Sendable, Equatable {
+    enum StoredCopyAction: Sendable, Equatable {
         /// Nothing changed.
         case unchanged
         /// The session took the stored copy: observers must hear of it.

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    public import FoundationEssentials
 #else
-    package import Foundation
+    public import Foundation
 #endif
 
 /// A signed-in session that stamps requests, refreshes its token once
@@ -203,7 +203,7 @@ public actor AuthSession {
 
     /// Runs `body`, passing whatever it throws through ``Configuration/rewriteError`` once: every
     /// public method that can fail goes through here.
-    package func funnel<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+    @_spi(Bridge) public func funnel<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
         do {
             return try await body()
         } catch {
@@ -213,7 +213,7 @@ public actor AuthSession {
 
     /// A fresh token for a request to `url`, once `url` is known to be allowed one: https (or
     /// allowed loopback http) and, when configured, an allowed host.
-    package func bearerToken(for url: URL?) async throws -> AccessToken {
+    @_spi(Bridge) public func bearerToken(for url: URL?) async throws -> AccessToken {
         try EndpointSecurity.checkDestination(
             url,
             allowedHosts: configuration.allowedHosts,

@@ -1,6 +1,6 @@
 /// Sends an authorized request and reads the resource server's Bearer challenge (RFC 6750 §3):
 /// one retry on `invalid_token`, a typed error for `insufficient_scope`.
-package enum AuthorizedExchange {
+@_spi(Bridge) public enum AuthorizedExchange {
     /// Sends `authorized`; on `401` with `error="invalid_token"`, sends what `reauthorize` returns
     /// once (nothing when it returns `nil`).
     ///
@@ -11,7 +11,7 @@ package enum AuthorizedExchange {
     /// - Returns: The body and response of the last attempt.
     /// - Throws: ``BearerError/Kind/network`` when no response comes; ``OAuthError`` with code
     ///   ``OAuthError/Code/insufficientScope`` for a `403` naming that error.
-    package static func send(
+    @_spi(Bridge) public static func send(
         _ authorized: TransportRequest,
         using transport: some HTTPTransport,
         reauthorize: @Sendable () async throws -> TransportRequest?

@@ -11,7 +11,7 @@
 /// when the locked run that sent it ends: after the new state (or the `invalid_grant` mark) is
 /// saved, or when the refresh or the save failed. Both are called from the run's task and must
 /// not suspend; calls from several sessions may overlap.
-package protocol RefreshCriticalSection: Sendable {
+@_spi(CommandLine) @_spi(Testing) public protocol RefreshCriticalSection: Sendable {
     /// A refresh request is about to be sent.
     func enter()
     /// The outcome of the refresh sent since the matching ``enter()`` is saved, or it failed.

@@ -1,19 +1,19 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// The redirect an authorization in progress waits for: its redirect URI, `state` and issuer. It
 /// decides whether a URL handed to the app belongs to that authorization, with no side effect.
-package struct PendingRedirect: Sendable, Hashable {
+struct PendingRedirect: Sendable, Hashable {
     /// The request's redirect URI.
-    package let redirectURI: URL
+    let redirectURI: URL
     /// The `state` and issuer its query must carry.
-    package let expected: RedirectExpectation
+    let expected: RedirectExpectation
 
     /// The redirect of `request`.
-    package init(_ request: AuthorizationRequest) {
+    init(_ request: AuthorizationRequest) {
         self.redirectURI = request.redirectURI
         self.expected = RedirectExpectation(request)
     }
@@ -24,7 +24,7 @@ package struct PendingRedirect: Sendable, Hashable {
     ///
     /// - Parameter url: A URL the app was asked to open.
     /// - Returns: `true` when it is this authorization's answer.
-    package func accepts(_ url: URL) -> Bool {
+    func accepts(_ url: URL) -> Bool {
         guard (try? AuthorizationResponse.checkMatches(url, expected: redirectURI)) != nil else { return false }
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         return expected.accepts(query: query)

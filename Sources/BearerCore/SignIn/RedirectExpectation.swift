@@ -6,16 +6,16 @@
 
 /// What the pending sign-in's redirect must carry: its `state`, and the server's `iss` when the
 /// server sends one or promises to (RFC 9207 §2.4).
-package struct RedirectExpectation: Sendable, Hashable {
+struct RedirectExpectation: Sendable, Hashable {
     /// The request's `state`.
-    package let state: String
+    let state: String
     /// The server's issuer identifier.
-    package let issuer: String
+    let issuer: String
     /// Whether the server promised `iss` in every authorization response.
-    package let requiresIssuer: Bool
+    let requiresIssuer: Bool
 
     /// What the redirect of `request` must carry.
-    package init(_ request: AuthorizationRequest) {
+    init(_ request: AuthorizationRequest) {
         self.init(
             state: request.state,
             issuer: request.server.issuer.absoluteString,
@@ -24,14 +24,14 @@ package struct RedirectExpectation: Sendable, Hashable {
     }
 
     /// What a redirect must carry, given its parts.
-    package init(state: String, issuer: String, requiresIssuer: Bool) {
+    init(state: String, issuer: String, requiresIssuer: Bool) {
         self.state = state
         self.issuer = issuer
         self.requiresIssuer = requiresIssuer
     }
 
     /// What a redirect's query is to the pending sign-in.
-    package enum Verdict: Sendable, Hashable {
+    enum Verdict: Sendable, Hashable {
         /// Not its answer: no `state`, another one, or parameters repeated. The wait goes on.
         case notThisSignIn
         /// Its answer, with the server's `iss` when one came or was promised.
@@ -48,7 +48,7 @@ package struct RedirectExpectation: Sendable, Hashable {
 
     /// Judges a redirect's query: exactly one `state`, equal to the request's, makes it this
     /// sign-in's answer; its `iss` (at most one) then decides how it ends.
-    package func verdict(query: String) -> Verdict {
+    func verdict(query: String) -> Verdict {
         let pairs = FormEncoding.decodePairs(query)
         let states = pairs.filter { $0.name == "state" }.map(\.value)
         let issuers = pairs.filter { $0.name == "iss" }.map(\.value)
@@ -64,7 +64,7 @@ package struct RedirectExpectation: Sendable, Hashable {
 
     /// Whether a redirect's query is this sign-in's answer (see ``verdict(query:)``), which ends
     /// the wait however it then ends the sign-in.
-    package func accepts(query: String) -> Bool {
+    func accepts(query: String) -> Bool {
         verdict(query: query) != .notThisSignIn
     }
 }

@@ -10,7 +10,7 @@ extension AuthState: Codable {
 
     /// The largest magnitude of a stored date (seconds since 1970) or lifetime read: about the
     /// year 5138. A file holding more is corrupt.
-    package static let largestStoredSeconds: Double = 100_000_000_000
+    @_spi(CommandLine) public static let largestStoredSeconds: Double = 100_000_000_000
 
     private enum CodingKeys: String, CodingKey {
         case version, server, client, accessToken, accessTokenExpiresAt, accessTokenLifetime, refreshToken, idToken
@@ -200,7 +200,7 @@ extension AuthState: Codable {
     /// The envelope version of a serialized session, when its text says one, whether or not this
     /// release reads it: a newer release's session holds a grant that must not be thrown away
     /// as if the file were corrupt.
-    package static func formatVersion(ofEncoded data: Data) -> Int? {
+    static func formatVersion(ofEncoded data: Data) -> Int? {
         struct Envelope: Decodable { var version: Int }
         return try? JSONValueDecoder.decode(Envelope.self, from: data).version
     }

@@ -48,7 +48,7 @@ extension AuthState {
     ///
     /// - Parameter error: The server's error, usually `invalid_grant`.
     /// - Returns: The marked session.
-    package func markingSignInRequired(_ error: OAuthError) -> AuthState {
+    func markingSignInRequired(_ error: OAuthError) -> AuthState {
         var next = self
         next.signInRequiredError = error
         return next

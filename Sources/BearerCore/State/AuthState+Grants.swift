@@ -6,7 +6,7 @@
 
 extension AuthState {
     /// A session holding `tokenResponse`'s tokens and nothing checked: only for revoking them.
-    package init(unchecked tokenResponse: TokenResponse, server: AuthorizationServer, client: Client) {
+    init(unchecked tokenResponse: TokenResponse, server: AuthorizationServer, client: Client) {
         self.init(
             server: server,
             client: client,
@@ -23,7 +23,7 @@ extension AuthState {
     ///   - request: The authorization request.
     ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check.
-    package init(tokenResponse: TokenResponse, request: AuthorizationRequest, clock: WallClock = .system) throws {
+    init(tokenResponse: TokenResponse, request: AuthorizationRequest, clock: WallClock = .system) throws {
         try self.init(
             tokenResponse: tokenResponse,
             server: request.server,
@@ -48,7 +48,7 @@ extension AuthState {
     ///   - clock: Gives the time of receipt and the skew allowed when checking the ID token.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when the ID token fails a check or cannot be
     ///   read; the access token's failure when it was refused.
-    package init(
+    init(
         tokenResponse: TokenResponse,
         server: AuthorizationServer,
         client: Client,
@@ -150,7 +150,7 @@ extension AuthState {
     ///   - requestedScopes: The narrower scope asked for, if any.
     ///   - clock: Gives the time of receipt and the skew allowed when checking a new ID token.
     /// - Returns: The refreshed session.
-    package func applying(
+    func applying(
         refresh response: TokenResponse,
         requestedScopes: [String]? = nil,
         clock: WallClock = .system

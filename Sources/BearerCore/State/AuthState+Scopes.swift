@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 extension AuthState {
@@ -22,7 +22,7 @@ extension AuthState {
     ///   - additionalParameters: Extra parameters (e.g. `prompt`).
     /// - Returns: The request to open, or `nil` when every scope is already granted.
     /// - Throws: ``BearerError`` as ``AuthorizationRequest/init(server:client:scopes:redirectURI:additionalParameters:)``.
-    package func addScopesRequest(
+    func addScopesRequest(
         _ scopes: [String],
         redirectURI: URL? = nil,
         additionalParameters: [String: String] = [:]
@@ -52,7 +52,7 @@ extension AuthState {
     ///
     /// - Throws: ``BearerError/Kind/userMismatch`` when the grant belongs to another user or does
     ///   not prove it is the same; this session is then unchanged.
-    package func merging(additionalGrant grant: AuthState) throws -> AuthState {
+    func merging(additionalGrant grant: AuthState) throws -> AuthState {
         let unproven = grant.idToken == nil && grant.requestedScopes.contains("openid")
         if unproven || !mayBeSameUser(as: grant) {
             throw BearerError.userMismatch(

@@ -67,7 +67,7 @@ extension AuthState {
             self.hostedDomain = hostedDomain
         }
 
-        package init(claims: IDTokenClaims) {
+        init(claims: IDTokenClaims) {
             self.init(
                 subject: claims.subject,
                 email: claims.email,

@@ -94,7 +94,7 @@ public struct AuthState: Sendable, Hashable {
     /// The fields of the last token answer that Bearer does not interpret, as they came (AppAuth's
     /// `additionalParameters`), such as a server's `server_code`: `state.additionalParameters["server_code"]?.stringValue`.
     /// At most 16 KiB of JSON, no field nested more than 16 levels deep, are kept.
-    public package(set) var additionalParameters: [String: JSONValue] {
+    public internal(set) var additionalParameters: [String: JSONValue] {
         get { storage.fields.additionalParameters }
         set { fields.additionalParameters = newValue }
     }
@@ -165,7 +165,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - additionalParameters: Other token-response fields.
     ///   - metadata: Values kept for other formats.
     ///   - authorizationResponseParameters: The sign-in redirect's other parameters.
-    package init(
+    @_spi(Migration) @_spi(Benchmarks) public init(
         server: AuthorizationServer,
         client: Client,
         accessToken: AccessToken? = nil,
@@ -244,7 +244,7 @@ public struct AuthState: Sendable, Hashable {
     /// Whether this session can authorize requests: it needs no new sign-in and holds an access
     /// token or a refresh token. The one rule for "is this session usable", read by the session,
     /// the account list and the tool.
-    package var canAuthorize: Bool {
+    @_spi(CommandLine) public var canAuthorize: Bool {
         !signInRequired && (accessToken != nil || refreshToken != nil)
     }
 

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// The size directives of Google's profile picture addresses (FIFE URLs), so a picture can be
@@ -10,9 +10,9 @@
 /// A newer address carries its directives after the first `=` of its last path segment, separated
 /// by `-` (`/a/AbC=s96-c`); an older one carries them as a path segment before the file name
 /// (`/-x/AAA/BBB/CCC/s96-c/photo.jpg`). `sNN` is the size, `c` a square crop.
-package enum ProfilePicture {
+enum ProfilePicture {
     /// `url` asking for a `size`-pixel square crop, or `url` unchanged when it is not Google's.
-    package static func sized(_ url: URL, size: Int) -> URL {
+    static func sized(_ url: URL, size: Int) -> URL {
         guard let host = url.host?.lowercased(),
             host == "googleusercontent.com" || host.hasSuffix(".googleusercontent.com"),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)

@@ -1,7 +1,7 @@
 /// A lock per key for tasks: waiting suspends the task instead of blocking a thread, and waiters
 /// get the lock in the order they asked for it. A wait given a deadline ends at the deadline, or
 /// at once when its task is cancelled, and leaves the queue.
-package actor AsyncKeyedLock {
+@_spi(Fleet) public actor AsyncKeyedLock {
     private struct Waiter {
         let id: UInt64
         let continuation: CheckedContinuation<Void, any Error>
@@ -12,7 +12,7 @@ package actor AsyncKeyedLock {
     private var nextWaiter: UInt64 = 0
 
     /// Creates a lock with no key held.
-    package init() {}
+    @_spi(Fleet) public init() {}
 
     /// Runs `body` while holding the lock of `key`.
     ///
@@ -25,7 +25,7 @@ package actor AsyncKeyedLock {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws; `timeout()` at the deadline, `CancellationError` when the
     ///   task was cancelled while it waited with a deadline (`body` did not run then).
-    package nonisolated func withLock<Result: Sendable>(
+    @_spi(Fleet) public nonisolated func withLock<Result: Sendable>(
         _ key: String,
         until deadline: ContinuousClock.Instant? = nil,
         timeout: @escaping @Sendable () -> any Error = { CancellationError() },
@@ -92,5 +92,5 @@ package actor AsyncKeyedLock {
 extension AsyncKeyedLock: CustomReflectable {
     /// A mirror without children: `dump` of a store must not read the actor's state from outside
     /// it, and the keys it holds are the store's business.
-    package nonisolated var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+    @_spi(Fleet) public nonisolated var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
 }

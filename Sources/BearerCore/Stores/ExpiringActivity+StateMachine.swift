@@ -12,7 +12,7 @@ extension ExpiringActivity {
     ///   runs out, the section is cancelled: its request is abandoned, and the lock is given back
     ///   when the section has wound down, before the activity ends. It is never given back while a
     ///   request may still be answered.
-    package struct StateMachine: Sendable {
+    struct StateMachine: Sendable {
         private enum State: Sendable, Equatable {
             /// The system has not answered yet.
             case requested
@@ -27,7 +27,7 @@ extension ExpiringActivity {
         }
 
         /// Why a running section was cancelled.
-        package enum StopReason: Sendable, Equatable {
+        enum StopReason: Sendable, Equatable {
             /// The system took the time back.
             case expired
             /// The section ran for its whole budget.
@@ -35,7 +35,7 @@ extension ExpiringActivity {
         }
 
         /// What to do when the system calls the activity's block.
-        package enum BlockAction: Sendable, Equatable {
+        enum BlockAction: Sendable, Equatable {
             /// Start the section, and keep this call (the block) waiting until it has finished.
             case startSectionAndWait
             /// Tell the waiting caller that the system gave no time; return from the block.
@@ -47,7 +47,7 @@ extension ExpiringActivity {
         }
 
         /// What to do when the section's budget ran out.
-        package enum BudgetAction: Sendable, Equatable {
+        enum BudgetAction: Sendable, Equatable {
             /// Cancel the section.
             case cancelSection
             /// Nothing: the section is not running.
@@ -57,21 +57,21 @@ extension ExpiringActivity {
         private var state = State.requested
 
         /// Creates a machine waiting for the system's answer.
-        package init() {}
+        init() {}
 
         /// Whether the activity's waiting block may return: the section is over or never ran.
-        package var mayEndActivity: Bool {
+        var mayEndActivity: Bool {
             state == .finished || state == .refused
         }
 
         /// Why the section was stopped, if it was.
-        package var stopReason: StopReason? {
+        var stopReason: StopReason? {
             if case .stopping(let reason) = state { return reason }
             return nil
         }
 
         /// The system called the activity's block with `expired`.
-        package mutating func blockCalled(expired: Bool) -> BlockAction {
+        mutating func blockCalled(expired: Bool) -> BlockAction {
             switch (state, expired) {
             case (.requested, false):
                 state = .running
@@ -88,7 +88,7 @@ extension ExpiringActivity {
         }
 
         /// The section's budget ran out.
-        package mutating func budgetElapsed() -> BudgetAction {
+        mutating func budgetElapsed() -> BudgetAction {
             guard state == .running else { return .none }
             state = .stopping(.budgetElapsed)
             return .cancelSection
@@ -97,7 +97,7 @@ extension ExpiringActivity {
         /// The section returned or threw, and gave its lock back.
         ///
         /// - Returns: Why it had been stopped, if it was.
-        package mutating func sectionFinished() -> StopReason? {
+        mutating func sectionFinished() -> StopReason? {
             let reason = stopReason
             state = .finished
             return reason

@@ -1,7 +1,7 @@
 /// Asks the system to keep the process running while a block runs. On iOS, iPadOS, Mac Catalyst,
 /// tvOS, watchOS and visionOS this is `ProcessInfo.performExpiringActivity(withReason:using:)`,
 /// which app extensions may call too.
-package protocol ExpiringActivityProvider: Sendable {
+@_spi(Bridge) public protocol ExpiringActivityProvider: Sendable {
     /// Calls `block` on another thread, never within this call: with `false` once the system has
     /// granted time, which lasts while that call of `block` runs; with `true` when it could grant
     /// none, or when it takes the time back while the first call still runs.
@@ -24,17 +24,17 @@ package protocol ExpiringActivityProvider: Sendable {
 /// ends. What remains: a process the system ends without warning (memory pressure, a crash) in
 /// the middle of a request, and a request the server answered after it was abandoned
 /// (docs/app-extensions.md).
-package struct ExpiringActivity: Sendable {
+@_spi(Bridge) public struct ExpiringActivity: Sendable {
     /// The longest a section runs: below the about 30 seconds the system gives a process that asks
     /// for time in the background, so the section ends before the system must take the time back.
-    package static let defaultBudget: Duration = .seconds(20)
+    @_spi(Bridge) public static let defaultBudget: Duration = .seconds(20)
 
     /// What asks the system for time.
-    package let provider: any ExpiringActivityProvider
+    let provider: any ExpiringActivityProvider
     /// Why, for the system's logs.
-    package let reason: String
+    let reason: String
     /// The longest a section runs before it is cancelled.
-    package let budget: Duration
+    let budget: Duration
 
     /// An activity that asks `provider` for time.
     ///
@@ -42,7 +42,7 @@ package struct ExpiringActivity: Sendable {
     ///   - provider: What asks the system for time.
     ///   - reason: Why, for the system's logs; never empty.
     ///   - budget: The longest a section runs before it is cancelled.
-    package init(
+    @_spi(Bridge) public init(
         provider: any ExpiringActivityProvider,
         reason: String = "Refreshing a shared session",
         budget: Duration = ExpiringActivity.defaultBudget
@@ -62,7 +62,7 @@ package struct ExpiringActivity: Sendable {
     /// - Throws: ``BearerError/Kind/timedOut`` when the system granted no time (then `section` never
     ///   ran) or when `section` was cancelled for lack of time and threw; otherwise what `section`
     ///   throws.
-    package func run<Result: Sendable>(_ section: @Sendable () async throws -> Result) async throws -> Result {
+    func run<Result: Sendable>(_ section: @Sendable () async throws -> Result) async throws -> Result {
         let run = ExpiringActivityRun()
         try await run.waitForGrant(from: provider, reason: reason)
         let budget = self.budget

@@ -55,7 +55,7 @@ public struct FileSessionStore: SessionStore {
     /// Creates a store in the folder at `path`, without asking a URL for its path when `path` is
     /// already what that would give: absolute, with no `.` or `..` component, no empty one and no
     /// trailing slash.
-    package init(directoryPath path: String, lockTimeout: Duration = .seconds(60)) {
+    @_spi(CommandLine) public init(directoryPath path: String, lockTimeout: Duration = .seconds(60)) {
         if Self.isPlainAbsolute(path) {
             self.givenDirectory = nil
             self.directoryPath = path
@@ -94,7 +94,7 @@ public struct FileSessionStore: SessionStore {
     }
 
     /// The path of ``fileURL(for:)``, without making a URL.
-    package func filePath(for key: String) throws -> String {
+    func filePath(for key: String) throws -> String {
         try Self.checkKey(key)
         return pathInFolder(key + ".json")
     }
@@ -105,7 +105,7 @@ public struct FileSessionStore: SessionStore {
     }
 
     /// `name` in the folder at `folder`, joined with one slash, without making a URL.
-    package static func path(_ name: String, inFolder folder: String) -> String {
+    @_spi(CommandLine) public static func path(_ name: String, inFolder folder: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
@@ -123,7 +123,7 @@ public struct FileSessionStore: SessionStore {
     /// threads.
     ///
     /// - Throws: As ``load(key:)``.
-    package func loadWithoutSuspending(key: String) throws -> AuthState? {
+    @_spi(CommandLine) public func loadWithoutSuspending(key: String) throws -> AuthState? {
         let path = try filePath(for: key)
         return try Self.decode(try POSIXFile.readSecret(at: path), at: path)
     }
@@ -142,7 +142,7 @@ public struct FileSessionStore: SessionStore {
     /// when there is no file or its text says no version.
     ///
     /// - Throws: As ``load(key:)``, for a file that may not be read.
-    package func storedFormatVersion(key: String) throws -> Int? {
+    @_spi(CommandLine) public func storedFormatVersion(key: String) throws -> Int? {
         try POSIXFile.readSecret(at: try filePath(for: key)).flatMap(AuthState.formatVersion(ofEncoded:))
     }
 
@@ -198,7 +198,7 @@ public struct FileSessionStore: SessionStore {
     /// `. _ - @ +`, or one starting with a dot.
     ///
     /// - Throws: ``BearerError/Kind/invalidConfiguration``.
-    package static func checkKey(_ key: String) throws {
+    @_spi(CommandLine) public static func checkKey(_ key: String) throws {
         let allowed = key.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

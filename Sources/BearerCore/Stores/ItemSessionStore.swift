@@ -14,17 +14,17 @@
 /// extensions send a refresh token once between them. Without one, the lock holds within this
 /// process only. With an ``ExpiringActivity`` too, the shared lock is taken and held only inside
 /// time the system granted, so that no process is suspended while it holds it.
-package struct ItemSessionStore<Items: SessionItems>: SessionStore {
+@_spi(Bridge) @_spi(Testing) public struct ItemSessionStore<Items: SessionItems>: SessionStore {
     /// Where the encoded sessions are kept.
-    package let items: Items
+    let items: Items
     /// What tells this store's locks from those of other stores in the same folder (for the
     /// keychain: service and access group).
-    package let namespace: String
+    let namespace: String
     /// The folder of the locks other processes see, if the store is shared between processes.
-    package let lockFolder: LockFolder?
+    let lockFolder: LockFolder?
     /// The activity that keeps the process running while it holds a lock of ``lockFolder``, where
     /// the system suspends processes in the background.
-    package let activity: ExpiringActivity?
+    let activity: ExpiringActivity?
 
     /// Creates a store.
     ///
@@ -34,7 +34,9 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     ///   - lockFolder: The folder of the locks other processes see; `nil` locks within this
     ///     process only.
     ///   - activity: The activity to hold a lock of `lockFolder` in, if any.
-    package init(items: Items, namespace: String, lockFolder: LockFolder?, activity: ExpiringActivity? = nil) {
+    @_spi(Bridge) @_spi(Testing) public init(
+        items: Items, namespace: String, lockFolder: LockFolder?, activity: ExpiringActivity? = nil
+    ) {
         self.items = items
         self.namespace = namespace
         self.lockFolder = lockFolder
@@ -43,7 +45,7 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
 
     /// The lock file of `key`: a digest of the namespace and the key, so that any key (an email
     /// address, a name with slashes) gives a short, safe file name, and two stores never share one.
-    package func lockName(for key: String) -> String {
+    func lockName(for key: String) -> String {
         let digest = SHA256.hash(Array(namespace.utf8) + [0] + Array(key.utf8))
         let digits = Array("0123456789abcdef".utf8)
         var name: [UInt8] = []
@@ -58,13 +60,13 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     ///
     /// - Throws: What the items throw, or what ``AuthState/init(encoded:)`` throws; the item is
     ///   left as it is.
-    package func load(key: String) async throws -> AuthState? {
+    @_spi(Bridge) public func load(key: String) async throws -> AuthState? {
         guard let data = try items.read(key: key) else { return nil }
         return try AuthState(encoded: data)
     }
 
     /// The keys of the saved sessions, sorted.
-    package func keys() async throws -> [String] {
+    @_spi(Bridge) public func keys() async throws -> [String] {
         try items.keys().sorted()
     }
 
@@ -75,7 +77,7 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     /// - Throws: What `body` throws, or ``BearerError/Kind/storageFailure`` when the lock cannot
     ///   be taken (then `body` does not run), or ``BearerError/Kind/timedOut`` when the activity
     ///   got no time or ran out of it (see ``ExpiringActivity/run(_:)``).
-    package func withExclusiveAccess<Result: Sendable>(
+    @_spi(Bridge) public func withExclusiveAccess<Result: Sendable>(
         to key: String,
         _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
@@ -90,25 +92,25 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
     }
 
     /// A key's item, while its lock is held.
-    package struct Access: ExclusiveSessionAccess {
+    @_spi(Bridge) public struct Access: ExclusiveSessionAccess {
         let items: Items
         let key: String
         /// The lock file of the lock folder, when the store has one.
         let lock: FileLock?
 
         /// Reads the key's session; the item is left as it is when it cannot be read.
-        package func load() async throws -> AuthState? {
+        @_spi(Bridge) public func load() async throws -> AuthState? {
             guard let data = try items.read(key: key) else { return nil }
             return try AuthState(encoded: data)
         }
 
         /// Writes `state` over the key's item.
-        package func write(_ state: AuthState) async throws {
+        @_spi(Bridge) public func write(_ state: AuthState) async throws {
             try items.write(try state.encoded(), key: key)
         }
 
         /// Removes the key's item, and no other.
-        package func remove() async throws {
+        @_spi(Bridge) public func remove() async throws {
             try items.delete(key: key)
         }
 
@@ -116,7 +118,7 @@ package struct ItemSessionStore<Items: SessionItems>: SessionStore {
         /// sent: one removed or replaced while held keeps out no other process.
         ///
         /// - Throws: ``BearerError/Kind/storageFailure``.
-        package func prepareToSave() async throws {
+        @_spi(Bridge) public func prepareToSave() async throws {
             try lock?.checkStillNamedByPath()
         }
     }

@@ -7,16 +7,16 @@
 /// default group (the first of its `keychain-access-groups`, else its application identifier):
 /// the keychain tells it by the group it gives a throwaway item added without one. The default
 /// group is found once per process; a failed probe is not remembered, so the next call asks again.
-package final class KeychainAccessGroup: @unchecked Sendable {
+@_spi(Bridge) public final class KeychainAccessGroup: @unchecked Sendable {
     // Unchecked: `found` is only read and written under `lock`.
     private let lock = Lock()
     private var found: String?
 
     /// The app's default access group, shared by every store of the process.
-    package static let appDefault = KeychainAccessGroup()
+    @_spi(Bridge) public static let appDefault = KeychainAccessGroup()
 
     /// Creates an empty cache; tests make their own, the store uses ``appDefault``.
-    package init() {}
+    init() {}
 
     /// The access group of a store's items: `configured` when the store has one, else the app's
     /// default group, asked of `probe` the first time only.
@@ -28,7 +28,7 @@ package final class KeychainAccessGroup: @unchecked Sendable {
     /// - Returns: The group to name in every query.
     /// - Throws: What `probe` throws; ``BearerError/Kind/storageFailure`` when the keychain named
     ///   no group, since a query without one would reach other groups' items.
-    package func resolve(configured: String?, probe: () throws -> String?) throws -> String {
+    @_spi(Bridge) public func resolve(configured: String?, probe: () throws -> String?) throws -> String {
         if let configured { return configured }
         return try lock.withLock {
             if let found { return found }

@@ -1,38 +1,38 @@
 /// The decisions of ``KeychainSessionStore``, kept apart from the Security framework so that they
 /// are tested on every platform: which item a key names, and what each `OSStatus` the keychain
 /// returns means. The store itself only turns these into `SecItem` calls.
-package enum KeychainItemRules {
+@_spi(Bridge) public enum KeychainItemRules {
     /// The `OSStatus` values the store tells apart (Security/SecBase.h).
-    package enum Status {
+    enum Status {
         /// `errSecSuccess`.
-        package static let success: Int32 = 0
+        static let success: Int32 = 0
         /// `errSecItemNotFound`.
-        package static let itemNotFound: Int32 = -25_300
+        static let itemNotFound: Int32 = -25_300
         /// `errSecDuplicateItem`: an item with the same primary key (access group, service,
         /// account, synchronizable) exists, for example one another process just added.
-        package static let duplicateItem: Int32 = -25_299
+        static let duplicateItem: Int32 = -25_299
         /// `errSecInteractionNotAllowed`: the item is not readable now (the device is locked).
-        package static let interactionNotAllowed: Int32 = -25_308
+        static let interactionNotAllowed: Int32 = -25_308
         /// `errSecMissingEntitlement`: the data-protection keychain needs the
         /// `keychain-access-groups` or `application-identifier` entitlement, which an unsigned
         /// command-line tool on macOS does not have.
-        package static let missingEntitlement: Int32 = -34_018
+        static let missingEntitlement: Int32 = -34_018
     }
 
     /// The primary key of a session's generic-password item: the store's service and the
     /// session's key as the account, in the store's access group (``KeychainAccessGroup``). A
     /// query with the service alone would match, and `SecItemDelete` would delete, every item of
     /// that service; one without the group, every group's item of that key.
-    package struct Item: Sendable, Hashable {
+    @_spi(Bridge) public struct Item: Sendable, Hashable {
         /// `kSecAttrService`: the store's service.
-        package var service: String
+        @_spi(Bridge) public var service: String
         /// `kSecAttrAccount`: the session's key.
-        package var account: String
+        @_spi(Bridge) public var account: String
         /// `kSecAttrAccessGroup`: the store's group, configured or the app's default.
-        package var accessGroup: String
+        @_spi(Bridge) public var accessGroup: String
 
         /// The item of `key` in a store.
-        package init(service: String, key: String, accessGroup: String) {
+        @_spi(Bridge) public init(service: String, key: String, accessGroup: String) {
             self.service = service
             self.account = key
             self.accessGroup = accessGroup
@@ -41,7 +41,7 @@ package enum KeychainItemRules {
 
     /// The next step of a save, which updates the item, adds it when it is missing, and updates it
     /// again when another process added it in between.
-    package enum SaveStep: Sendable, Equatable {
+    enum SaveStep: Sendable, Equatable {
         /// The item holds the session.
         case saved
         /// No item exists: add one.
@@ -54,10 +54,10 @@ package enum KeychainItemRules {
 
     /// How many updates and adds a save tries before it reports the last failure; each retry
     /// follows a change by another process between two calls.
-    package static let maximumSaveAttempts = 4
+    static let maximumSaveAttempts = 4
 
     /// What to do after `SecItemUpdate` returned `status`.
-    package static func stepAfterUpdate(_ status: Int32, key: String, message: String? = nil) -> SaveStep {
+    static func stepAfterUpdate(_ status: Int32, key: String, message: String? = nil) -> SaveStep {
         switch status {
         case Status.success: return .saved
         case Status.itemNotFound: return .add
@@ -66,7 +66,7 @@ package enum KeychainItemRules {
     }
 
     /// What to do after `SecItemAdd` returned `status`.
-    package static func stepAfterAdd(_ status: Int32, key: String, message: String? = nil) -> SaveStep {
+    static func stepAfterAdd(_ status: Int32, key: String, message: String? = nil) -> SaveStep {
         switch status {
         case Status.success: return .saved
         case Status.duplicateItem: return .update
@@ -83,7 +83,7 @@ package enum KeychainItemRules {
     ///   - add: Calls `SecItemAdd` and returns its status.
     ///   - message: The keychain's description of a status, if it has one.
     /// - Throws: ``BearerError`` from ``failure(_:key:status:message:)``.
-    package static func save(
+    @_spi(Bridge) public static func save(
         key: String,
         update: () -> Int32,
         add: () -> Int32,
@@ -116,12 +116,12 @@ package enum KeychainItemRules {
     }
 
     /// Whether a read's `status` means that no session is saved.
-    package static func isAbsent(_ status: Int32) -> Bool {
+    @_spi(Bridge) public static func isAbsent(_ status: Int32) -> Bool {
         status == Status.itemNotFound
     }
 
     /// Whether a removal's `status` means that the item is gone.
-    package static func isRemoved(_ status: Int32) -> Bool {
+    @_spi(Bridge) public static func isRemoved(_ status: Int32) -> Bool {
         status == Status.success || status == Status.itemNotFound
     }
 
@@ -134,7 +134,9 @@ package enum KeychainItemRules {
     ///   - message: The keychain's description of the status, if any.
     /// - Returns: ``BearerError/Kind/invalidConfiguration`` naming the entitlement for
     ///   `errSecMissingEntitlement`; ``BearerError/Kind/storageFailure`` otherwise.
-    package static func failure(_ action: String, key: String, status: Int32, message: String?) -> BearerError {
+    @_spi(Bridge) public static func failure(_ action: String, key: String, status: Int32, message: String?)
+        -> BearerError
+    {
         switch status {
         case Status.missingEntitlement:
             return BearerError.invalidConfiguration(

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    public import FoundationEssentials
 #else
-    package import Foundation
+    public import Foundation
 #endif
 
 /// A folder of lock files, one per session, that every process able to reach the folder sees: an
@@ -10,14 +10,14 @@
 /// ``withLock(named:_:)`` holds an exclusive `flock` on the named file (the lock ``FileSessionStore``
 /// takes), and inside one process also a lock per file, so tasks wait without polling. The kernel
 /// releases the lock of a process that dies, so a crash never leaves a session locked.
-package struct LockFolder: Sendable, Hashable {
+@_spi(Bridge) @_spi(Testing) public struct LockFolder: Sendable, Hashable {
     /// The folder holding the lock files; created with mode 0700 when first used.
-    package let directory: URL
+    let directory: URL
     /// How long ``withLock(named:_:)`` waits for another process to release a lock.
-    package var timeout: Duration
+    var timeout: Duration
 
     /// The name of the lock folder inside an app group's shared container.
-    package static let containerSubpath = "Library/Application Support/Bearer/Locks"
+    static let containerSubpath = "Library/Application Support/Bearer/Locks"
 
     private static let tasks = AsyncKeyedLock()
 
@@ -26,7 +26,7 @@ package struct LockFolder: Sendable, Hashable {
     /// - Parameters:
     ///   - directory: The folder of the lock files.
     ///   - timeout: How long to wait for a lock held by another process (60 s by default).
-    package init(directory: URL, timeout: Duration = .seconds(60)) {
+    @_spi(Testing) public init(directory: URL, timeout: Duration = .seconds(60)) {
         self.directory = directory
         self.timeout = timeout
     }
@@ -40,7 +40,7 @@ package struct LockFolder: Sendable, Hashable {
     ///   - timeout: How long to wait for a lock held by another process.
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` naming the entitlement when `container`
     ///   is `nil`.
-    package static func inContainer(
+    @_spi(Bridge) public static func inContainer(
         _ container: URL?,
         appGroup: String,
         timeout: Duration = .seconds(60)
@@ -72,7 +72,7 @@ package struct LockFolder: Sendable, Hashable {
     /// - Throws: What `body` throws; ``BearerError/Kind/storageFailure`` when the folder cannot be
     ///   created or the lock cannot be taken within ``timeout`` (then `body` does not run); what
     ///   ``ExpiringActivity/run(_:)`` throws.
-    package func withLock<Result: Sendable>(
+    func withLock<Result: Sendable>(
         named name: String,
         inside activity: ExpiringActivity? = nil,
         _ body: @Sendable (FileLock) async throws -> Result

@@ -81,7 +81,7 @@ extension POSIXFile {
 }
 
 /// A held `flock`; ``unlock()`` releases it and closes the file.
-package struct FileLock: Sendable {
+struct FileLock: Sendable {
     let descriptor: Int32
     /// The lock file's path.
     let path: String

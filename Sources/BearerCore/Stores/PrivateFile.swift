@@ -1,12 +1,12 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    public import FoundationEssentials
 #else
-    package import Foundation
+    public import Foundation
 #endif
 
 /// Writes files that hold credentials: only their owner can read them, and a crash never leaves a
 /// half-written one (the same writing ``FileSessionStore`` uses).
-package enum PrivateFile {
+@_spi(Internals) public enum PrivateFile {
     /// Writes `data` to `url` atomically with mode 0600, creating its folder with mode 0700.
     ///
     /// - Parameters:
@@ -14,7 +14,7 @@ package enum PrivateFile {
     ///   - url: The file.
     /// - Throws: ``BearerError/Kind/storageFailure`` when it cannot be written; a previous file
     ///   at `url` is then unchanged.
-    package static func write(_ data: Data, to url: URL) throws {
+    @_spi(Internals) public static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent().path
         try POSIXFile.createDirectory(at: directory)
         try POSIXFile.writeAtomically(data, to: url.path, directory: directory)
@@ -28,7 +28,7 @@ package enum PrivateFile {
     ///   - url: The file.
     /// - Throws: ``BearerError/Kind/storageFailure`` when it cannot be written; a previous file
     ///   at `url` is then unchanged.
-    package static func write(_ data: Data, toFileInExistingFolder url: URL) throws {
+    @_spi(Internals) public static func write(_ data: Data, toFileInExistingFolder url: URL) throws {
         let directory = url.deletingLastPathComponent().path
         try POSIXFile.writeAtomically(data, to: url.path, directory: directory.isEmpty ? "." : directory)
     }

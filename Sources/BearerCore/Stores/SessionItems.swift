@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    public import FoundationEssentials
 #else
-    package import Foundation
+    public import Foundation
 #endif
 
 /// Where an ``ItemSessionStore`` keeps the encoded session of each key: on Apple platforms the
@@ -10,7 +10,7 @@
 ///
 /// An implementation only moves bytes; what they mean, and when another process may touch them,
 /// is decided by ``ItemSessionStore``.
-package protocol SessionItems: Sendable {
+@_spi(Bridge) @_spi(Testing) public protocol SessionItems: Sendable {
     /// The bytes saved under `key`, or `nil` when there is no item.
     ///
     /// - Throws: ``BearerError`` when an item exists but cannot be read.

@@ -5,9 +5,9 @@
 /// one holding CR or LF would inject a header wherever it is printed or stamped. Access and refresh
 /// tokens are checked against it when an answer is read, and a session never holds an access token
 /// that fails it.
-package enum B64Token {
+@_spi(Migration) public enum B64Token {
     /// Whether `value` is a non-empty `b64token`.
-    package static func isValid(_ value: String) -> Bool {
+    @_spi(Migration) public static func isValid(_ value: String) -> Bool {
         var sawPadding = false
         var count = 0
         for byte in value.utf8 {

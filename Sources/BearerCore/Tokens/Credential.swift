@@ -52,7 +52,7 @@ public struct AccessToken: Credential {
     /// The `Authorization` header value that presents the token (RFC 6750 §2.1), or `nil` for an
     /// empty token, which authorizes nothing: the header is then removed rather than sent as
     /// `Bearer ` alone. Every way of stamping a request uses this one rule.
-    package var authorizationHeaderValue: String? {
+    @_spi(Bridge) public var authorizationHeaderValue: String? {
         value.isEmpty ? nil : "Bearer " + value
     }
 }

@@ -35,7 +35,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     /// `hd`: the Google Workspace domain of the account, absent for a consumer account.
     public var hostedDomain: String?
     /// Every claim, as it came.
-    package var all: [String: JSONValue]
+    var all: [String: JSONValue]
 
     /// Any claim of the token, as it came, including those without a property here.
     ///
@@ -51,7 +51,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     ///
     /// - Parameter json: The payload.
     /// - Throws: ``BearerError/Kind/invalidIDToken`` when a required claim is missing or malformed.
-    package init(json: [String: JSONValue]) throws {
+    init(json: [String: JSONValue]) throws {
         func required(_ name: String) throws -> String {
             guard let value = json[name]?.stringValue, !value.isEmpty else {
                 throw BearerError.invalidIDToken("The ID token has no \"\(name)\" claim.")

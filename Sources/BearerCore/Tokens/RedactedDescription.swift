@@ -4,7 +4,7 @@
 /// `String(reflecting:)`, `dump` and string interpolation then all print that description, because
 /// the mirror has it as its only child. ``Credential`` and every request, response and session
 /// type of Bearer conform.
-package protocol RedactedDescription: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {}
+protocol RedactedDescription: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {}
 
 extension RedactedDescription {
     /// The same as `description`, so debugging output shows no secret.

@@ -11,7 +11,7 @@ extension RevocationRequest {
     ///
     /// - Parameter state: The session.
     /// - Returns: The requests, none when the session holds no token.
-    package static func revokingEveryToken(of state: AuthState) -> [RevocationRequest] {
+    static func revokingEveryToken(of state: AuthState) -> [RevocationRequest] {
         var requests: [RevocationRequest] = []
         if let refreshToken = state.refreshToken {
             requests.append(RevocationRequest(state, token: refreshToken.value, hint: "refresh_token"))

@@ -8,19 +8,19 @@
 ///
 /// Revoking the refresh token ends the whole grant at most servers, Google included, so a
 /// session is revoked through its refresh token when it has one.
-package struct RevocationRequest: Sendable, Hashable {
+struct RevocationRequest: Sendable, Hashable {
     /// The server.
-    package let server: AuthorizationServer
+    let server: AuthorizationServer
     /// The client.
-    package let client: Client
+    let client: Client
     /// The body parameters: `token` and `token_type_hint`.
-    package let parameters: [FormParameter]
+    let parameters: [FormParameter]
 
     /// The request that revokes a session: its refresh token if it has one, else its access token.
     ///
     /// - Parameter state: The session.
     /// - Returns: The request, or `nil` when the session holds no token.
-    package init?(revoking state: AuthState) {
+    init?(revoking state: AuthState) {
         let token: String
         let hint: String
         if let refreshToken = state.refreshToken {
@@ -34,21 +34,21 @@ package struct RevocationRequest: Sendable, Hashable {
     }
 
     /// The request that revokes `token` of `state`'s grant.
-    package init(_ state: AuthState, token: String, hint: String) {
+    init(_ state: AuthState, token: String, hint: String) {
         self.server = state.server
         self.client = state.client
         self.parameters = [FormParameter("token", token), FormParameter("token_type_hint", hint)]
     }
 
     /// The `token_type_hint` sent.
-    package var hint: String {
+    var hint: String {
         parameters.first { $0.name == "token_type_hint" }?.value ?? ""
     }
 }
 
 extension RevocationRequest: RedactedDescription {
     /// The endpoint and parameters, with the token redacted.
-    package var description: String {
+    var description: String {
         "RevocationRequest(\(server.revocationEndpoint?.absoluteString ?? "no endpoint"), \(parameters.redactedDescription))"
     }
 }

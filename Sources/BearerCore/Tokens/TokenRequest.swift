@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// A request to the token endpoint (RFC 6749 §3.2): an authorization-code exchange or a refresh.
@@ -10,18 +10,18 @@
 /// secret authenticates with HTTP Basic (`client_secret_basic`, RFC 6749 §2.3.1), id and secret
 /// form-encoded before base64 — at Google with `client_id` and `client_secret` in the body, as
 /// Google's guides do; one without sends `client_id` in the body.
-package struct TokenRequest: Sendable, Hashable {
+struct TokenRequest: Sendable, Hashable {
     /// The parameter names whose values are secrets, redacted from descriptions.
     static let secretParameterNames: Set<String> = [
         "code", "code_verifier", "refresh_token", "client_secret", "token", "device_code",
     ]
 
     /// The server whose token endpoint receives the request.
-    package let server: AuthorizationServer
+    let server: AuthorizationServer
     /// The body parameters, in order.
-    package let parameters: [FormParameter]
+    let parameters: [FormParameter]
     /// The client that authenticates.
-    package let client: Client
+    let client: Client
 
     /// Creates a request to a server's token endpoint with the given body parameters.
     ///
@@ -30,7 +30,7 @@ package struct TokenRequest: Sendable, Hashable {
     ///   - parameters: The body parameters; `client_id` is added when the request is built, for
     ///     clients without a secret.
     ///   - client: The client, whose secret (if any) is sent with HTTP Basic.
-    package init(server: AuthorizationServer, parameters: [FormParameter], client: Client) {
+    init(server: AuthorizationServer, parameters: [FormParameter], client: Client) {
         self.server = server
         self.client = client
         self.parameters = parameters
@@ -44,7 +44,7 @@ package struct TokenRequest: Sendable, Hashable {
     ///   - additionalParameters: Extra body parameters, such as RFC 8707 `resource` or `audience`
     ///     (as AppAuth's `additionalParameters`); they cannot replace the standard ones.
     /// - Returns: The token request.
-    package static func authorizationCode(
+    static func authorizationCode(
         _ response: AuthorizationResponse,
         for request: AuthorizationRequest,
         additionalParameters: [String: String] = [:]
@@ -73,7 +73,7 @@ package struct TokenRequest: Sendable, Hashable {
     ///   - scopes: A narrower scope to ask for, or `nil` for the granted one.
     ///   - additionalParameters: Extra body parameters; they cannot replace the standard ones.
     /// - Returns: The token request.
-    package static func refresh(
+    static func refresh(
         _ refreshToken: RefreshToken,
         server: AuthorizationServer,
         client: Client,
@@ -93,37 +93,37 @@ package struct TokenRequest: Sendable, Hashable {
     }
 
     /// The token endpoint.
-    package var endpoint: URL { server.tokenEndpoint }
+    var endpoint: URL { server.tokenEndpoint }
 
     /// The request to send: POST, form-encoded, accepting JSON, with HTTP Basic for a client
     /// with a secret (at Google, `client_id` and `client_secret` in the body) and `client_id` in
     /// the body for one without.
-    package var transportRequest: TransportRequest {
+    var transportRequest: TransportRequest {
         client.formPost(to: endpoint, parameters: parameters, at: server)
     }
 }
 
 extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
-    package var description: String {
+    var description: String {
         "TokenRequest(\(endpoint.absoluteString), \(parameters.redactedDescription), "
             + "client authentication: \(client.authenticationMethod(at: server)))"
     }
 }
 
 /// One name/value pair of a form-encoded body.
-package struct FormParameter: Sendable, Hashable {
+struct FormParameter: Sendable, Hashable {
     /// The name.
-    package let name: String
+    let name: String
     /// The value.
-    package let value: String
+    let value: String
 
     /// Creates a pair.
     ///
     /// - Parameters:
     ///   - name: The name.
     ///   - value: The value.
-    package init(_ name: String, _ value: String) {
+    init(_ name: String, _ value: String) {
         self.name = name
         self.value = value
     }
@@ -132,7 +132,7 @@ package struct FormParameter: Sendable, Hashable {
 extension FormParameter: RedactedDescription {
     /// `name=value`, with the value redacted when the parameter carries a secret (a code, a
     /// verifier, a token, a client secret).
-    package var description: String {
+    var description: String {
         TokenRequest.secretParameterNames.contains(name) ? "\(name)=<redacted>" : "\(name)=\(value)"
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// A successful token-endpoint response (RFC 6749 §5.1).
@@ -21,36 +21,36 @@
 /// large or too deep to save: a field nested more than ``maximumKeptDepth`` levels deep is dropped,
 /// and fields are kept in name order until their JSON reaches ``maximumKeptBytes``. The tokens are
 /// always kept.
-package struct TokenResponse: Sendable, Hashable {
+struct TokenResponse: Sendable, Hashable {
     /// The access token; `nil` when the one sent failed a check (see ``rejectedFields``), in
     /// which case the answer carries a refresh token.
-    package var accessToken: AccessToken?
+    var accessToken: AccessToken?
     /// The token type as sent (`Bearer`, in any case).
-    package var tokenType: String
+    var tokenType: String
     /// The lifetime in seconds from receipt, when the server said.
-    package var expiresIn: TimeInterval?
+    var expiresIn: TimeInterval?
     /// The refresh token, when the server issued one (or rotated it).
-    package var refreshToken: RefreshToken?
+    var refreshToken: RefreshToken?
     /// How long the refresh token works, in seconds from receipt, when the server said
     /// (`refresh_token_expires_in`, sent by Google for time-limited grants).
-    package var refreshTokenExpiresIn: TimeInterval?
+    var refreshTokenExpiresIn: TimeInterval?
     /// The granted scopes, when the server listed them; `nil` means "as requested" (RFC 6749 §5.1).
-    package var scopes: [String]?
+    var scopes: [String]?
     /// The OpenID Connect ID token, when the server issued one that could be read.
-    package var idToken: IDToken?
+    var idToken: IDToken?
     /// The fields that were sent but failed a check and were dropped, by field name, with why.
-    package var rejectedFields: [String: BearerError]
+    var rejectedFields: [String: BearerError]
     /// Fields Bearer does not interpret, kept as they came.
-    package var additionalParameters: [String: JSONValue]
+    var additionalParameters: [String: JSONValue]
 
     /// The longest lifetime believed (ten years); a larger `expires_in` is read as this.
-    package static let maximumLifetime: TimeInterval = 315_360_000
+    static let maximumLifetime: TimeInterval = 315_360_000
 
     /// The deepest nesting of an unknown field that is kept: a field nested deeper is dropped.
-    package static let maximumKeptDepth = 16
+    static let maximumKeptDepth = 16
 
     /// How many bytes of JSON the unknown fields kept may take in all; fields past it are dropped.
-    package static let maximumKeptBytes = 16_384
+    static let maximumKeptBytes = 16_384
 
     private static let knownFields: Set<String> = [
         "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token", "refresh_token_expires_in",
@@ -68,7 +68,7 @@ package struct TokenResponse: Sendable, Hashable {
     ///   - idToken: The ID token.
     ///   - rejectedFields: Fields dropped because they failed a check.
     ///   - additionalParameters: Other fields.
-    package init(
+    init(
         accessToken: AccessToken?,
         tokenType: String = "Bearer",
         expiresIn: TimeInterval? = nil,
@@ -100,7 +100,7 @@ package struct TokenResponse: Sendable, Hashable {
     ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/serverUnavailable``,
     ///   ``BearerError/Kind/invalidResponse``, ``BearerError/Kind/invalidResponse`` or
     ///   ``BearerError/Kind/invalidIDToken`` otherwise.
-    package init(response: TransportResponse, receivedAt: Date) throws {
+    init(response: TransportResponse, receivedAt: Date) throws {
         let object = try AuthorizationServerClient.jsonObject(
             from: response,
             endpointName: "token endpoint",
@@ -114,7 +114,7 @@ package struct TokenResponse: Sendable, Hashable {
     /// - Parameter json: The JSON object.
     /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse`` or
     ///   ``BearerError/Kind/invalidResponse`` when the answer holds no usable token at all.
-    package init(json: [String: JSONValue]) throws {
+    init(json: [String: JSONValue]) throws {
         var rejected: [String: BearerError] = [:]
         let refreshToken = Self.refreshToken(json, rejecting: &rejected)
         let accessToken = Self.accessToken(json, rejecting: &rejected)
@@ -228,7 +228,7 @@ package struct TokenResponse: Sendable, Hashable {
 
 extension TokenResponse: RedactedDescription {
     /// The token type, lifetime, scopes and extra field names; never a token.
-    package var description: String {
+    var description: String {
         let lifetime = expiresIn.map { "\(Int($0)) s" } ?? "unknown"
         return
             "TokenResponse(accessToken: \(accessToken == nil ? "none" : "<redacted>"), type: \(tokenType), expiresIn: \(lifetime), "

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    public import FoundationEssentials
 #else
-    package import Foundation
+    public import Foundation
 #endif
 
 /// Sends HTTP requests: the only way Bearer reaches the network.
@@ -45,9 +45,9 @@ extension HTTPTransport {
 }
 
 /// The error for an answer larger than an OAuth endpoint sends.
-package enum ResponseLimit {
+@_spi(Bridge) public enum ResponseLimit {
     /// The answer from `url` of `size` bytes (or more than `limit` when unknown) is too large.
-    package static func tooLarge(_ url: URL?, size: Int64?, limit: Int) -> BearerError {
+    @_spi(Bridge) public static func tooLarge(_ url: URL?, size: Int64?, limit: Int) -> BearerError {
         let host = url?.host ?? "the server"
         let amount = size.map { "\($0) bytes" } ?? "more than \(limit) bytes"
         return BearerError.invalidResponse(

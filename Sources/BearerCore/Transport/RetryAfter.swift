@@ -1,13 +1,13 @@
 #if canImport(FoundationEssentials)
-    package import FoundationEssentials
+    import FoundationEssentials
 #else
-    package import Foundation
+    import Foundation
 #endif
 
 /// Reads the `Retry-After` header (RFC 9110 §10.2.3): a number of seconds or an HTTP date.
-package enum RetryAfter {
+enum RetryAfter {
     /// The longest delay honoured: a day.
-    package static let maximumDelay: TimeInterval = 86_400
+    static let maximumDelay: TimeInterval = 86_400
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
@@ -18,7 +18,7 @@ package enum RetryAfter {
     ///   - now: The current time, for an HTTP date.
     /// - Returns: The delay in seconds, between 0 and ``maximumDelay``, or `nil` when the value
     ///   cannot be read.
-    package static func delay(from value: String, now: Date) -> TimeInterval? {
+    static func delay(from value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingWhitespace()
         guard let first = trimmed.utf8.first else { return nil }
         if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {

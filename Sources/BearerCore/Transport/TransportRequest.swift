@@ -57,7 +57,7 @@ public struct TransportRequest: Sendable, Hashable {
     /// token authorizes nothing: it removes the header rather than send `Bearer ` alone.
     ///
     /// - Parameter token: The access token.
-    package mutating func setBearerToken(_ token: AccessToken) {
+    @_spi(Bridge) public mutating func setBearerToken(_ token: AccessToken) {
         headerFields["Authorization"] = token.authorizationHeaderValue
     }
 }

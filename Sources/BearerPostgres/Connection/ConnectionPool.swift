@@ -1,4 +1,4 @@
-import BearerCore
+@_spi(Internals) import BearerCore
 
 /// A small pool of connections, each on a thread of its own. Connections open on first use and
 /// are replaced when broken; a caller waits for a free one at most `waitTimeout`.

@@ -1,4 +1,4 @@
-import BearerCore
+@_spi(Internals) import BearerCore
 
 /// A thread of its own that runs one connection's blocking libpq calls, one job at a time, so that
 /// no libpq call ever blocks a thread of Swift's cooperative pool.

@@ -1,4 +1,4 @@
-import BearerCore
+@_spi(Internals) import BearerCore
 import CLibPQ
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import BearerCore
+@_spi(Internals) import BearerCore
 
 /// A key's lock as its holder sees it: the pool place whose connection took it, whether the row's
 /// lease is this holder's, and what became of the connection.

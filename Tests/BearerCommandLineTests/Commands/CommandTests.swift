@@ -4,6 +4,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(Migration) @testable import BearerCore
+
 @Suite("The bearer tool's commands, with a fake transport")
 struct CommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-cmd-\(UUID().uuidString)")

@@ -4,6 +4,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 @Suite("migrate: explicit flags win over what a file lacks, and a conflict with what it holds is refused")
 struct MigrateCommandTests {
     private static let discovery = #"""

@@ -4,6 +4,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(CommandLine) @testable import BearerCore
+
 /// Every command that refreshes tells the environment's critical section, so `bearer-full`'s
 /// signal deferral covers exactly the refresh: from its request to its save, and not the API
 /// request `curl` sends afterwards.

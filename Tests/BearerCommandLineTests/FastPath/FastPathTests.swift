@@ -4,6 +4,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Migration) @testable import BearerCore
+
 @Suite("What the bearer executable answers without the network")
 struct FastPathTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-fast-\(UUID().uuidString)")

@@ -4,6 +4,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 /// A private config folder, a fake network and a fixed clock for running commands.
 struct CommandFixture {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-cmd-\(UUID().uuidString)")

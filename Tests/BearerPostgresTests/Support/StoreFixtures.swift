@@ -3,6 +3,8 @@ import BearerPostgres
 import Foundation
 import Testing
 
+@_spi(Migration) @testable import BearerCore
+
 enum StoreFixtures {
     static let server = AuthorizationServer(
         issuer: url("https://auth.example.com"),

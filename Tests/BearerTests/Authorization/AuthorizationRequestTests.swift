@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(Migration) @_spi(Testing) @testable import BearerCore
+
 @Suite("Authorization request")
 struct AuthorizationRequestTests {
     private func query(_ url: URL) -> [(name: String, value: String)] {

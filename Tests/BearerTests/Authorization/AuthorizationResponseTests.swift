@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 @Suite("Redirect parsing")
 struct AuthorizationResponseTests {
     private let client = Client(

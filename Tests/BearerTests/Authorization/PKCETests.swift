@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 @Suite("PKCE")
 struct PKCETests {
     @Test("RFC 7636 Appendix B: the verifier gives the published S256 challenge")

@@ -3,7 +3,7 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Migration) @testable import BearerCore
 
 /// Scopes are `1*NQCHAR` (RFC 6749 §3.3): anything else is refused before a request is built.
 @Suite("Scope characters (RFC 6749 §3.3)")

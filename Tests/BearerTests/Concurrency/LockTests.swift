@@ -1,6 +1,6 @@
 import Testing
 
-@testable import BearerCore
+@_spi(Fleet) @_spi(Internals) @testable import BearerCore
 
 @Suite("Lock: a thread sleeps until another hands it work")
 struct LockTests {

@@ -3,7 +3,7 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Bridge) @_spi(CommandLine) @testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 @Suite("Recognising Google")
 struct GoogleServerTests {
     @Test(

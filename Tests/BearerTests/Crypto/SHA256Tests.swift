@@ -1,6 +1,8 @@
 import Bearer
 import Testing
 
+@_spi(Internals) @testable import BearerCore
+
 @Suite("SHA-256")
 struct SHA256Tests {
     @Test(

@@ -1,6 +1,8 @@
 import Bearer
 import Testing
 
+@_spi(Migration) @_spi(Testing) @testable import BearerCore
+
 @Suite("Form encoding")
 struct FormEncodingTests {
     @Test("The published vector encodes with + for space and %2B for plus")

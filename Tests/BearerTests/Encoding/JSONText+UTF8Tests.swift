@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(Migration) @testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 /// The span in which a refresh's outcome exists only in memory is reported to the configured
 /// ``RefreshCriticalSection``: entered before the request is sent, left once the outcome is saved
 /// or the refresh failed, and never for a run that does not refresh.

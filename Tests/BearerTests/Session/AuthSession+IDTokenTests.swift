@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Migration) @testable import BearerCore
+
 /// `freshIDToken()`: an ID token valid now for a backend, renewed through the session's one
 /// coalesced refresh even when the access token is still fresh.
 @Suite("AuthSession: a fresh ID token for a backend")

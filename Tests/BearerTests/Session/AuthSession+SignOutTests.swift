@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 /// Signing out and disconnecting only remove a file, so they set no space aside and work on a
 /// full disk; a locked run that may save still does.
 @Suite("Sign-out and disconnect reserve no space")

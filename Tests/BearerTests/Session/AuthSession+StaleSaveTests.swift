@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 /// A refresh whose save failed leaves its state unsaved; the next run saves it only while the
 /// stored copy is still the one it was made from. Another process's sign-out or sign-in since
 /// owns the key: the unsaved grant is revoked, never written over what that process did.

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(CommandLine) @testable import BearerCore
+
 /// Events the machine refuses: each stops the process, and the public paths that come closest to
 /// each never send it.
 @Suite("AuthSession.StateMachine: impossible events stop loudly and are unreachable")

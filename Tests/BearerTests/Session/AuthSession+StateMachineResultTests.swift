@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(CommandLine) @testable import BearerCore
+
 /// The machine's transitions for the results of the actor's work (saves, refreshes, sign-ins,
 /// grants, sign-outs) and for callers that meet a run in progress; the phases and fixtures are in
 /// AuthSessionStateMachineTests.

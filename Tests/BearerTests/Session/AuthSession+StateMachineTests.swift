@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 /// Every (phase, event) pair of AuthSession's state machine, without I/O: each test reaches the
 /// phase through the machine's own events and compares the actions it returns.
 @Suite("AuthSession.StateMachine: every phase against every event")

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 /// A session takes the copy another process saved of the same user, as the run reads it under
 /// the store's lock.
 @Suite("A stored copy another process saved")

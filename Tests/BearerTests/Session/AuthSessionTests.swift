@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(CommandLine) @_spi(Migration) @testable import BearerCore
+
 @Suite("AuthSession: refresh, persistence, failures, destinations")
 struct AuthSessionTests {
     static let refreshReply = RecordingTransport.Reply.json(

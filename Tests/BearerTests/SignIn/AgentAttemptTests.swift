@@ -1,7 +1,9 @@
-import Bearer
+@_spi(Bridge) import Bearer
 import BearerTestSupport
 import Foundation
 import Testing
+
+@_spi(Bridge) @_spi(Internals) @testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif

@@ -2,6 +2,8 @@ import Bearer
 import Foundation
 import Testing
 
+@_spi(Migration) @testable import BearerCore
+
 /// A saved session reads back equal to itself, so a reload under the lock never "adopts" an
 /// unchanged copy and never tells observers of a change that did not happen.
 @Suite("A saved session's dates read back exactly")

@@ -3,7 +3,7 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Migration) @testable import BearerCore
 
 /// What a session keeps of a refresh answer: the tokens always, the ID token only when it passes,
 /// the refresh token's expiry, and unknown fields within limits.

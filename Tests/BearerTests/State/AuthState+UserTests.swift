@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Migration) @testable import BearerCore
+
 @Suite("The signed-in user's profile")
 struct UserProfileTests {
     @Test("The profile an app shows comes from the ID token, and any other claim is readable")

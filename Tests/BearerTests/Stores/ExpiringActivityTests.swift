@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Bridge) @_spi(CommandLine) @_spi(Fleet) @_spi(Internals) @_spi(Testing) @testable import BearerCore
 
 @Suite("A shared lock is held only inside time the system granted, and given back before that time ends")
 struct ExpiringActivityTests {

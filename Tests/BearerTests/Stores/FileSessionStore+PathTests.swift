@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(CommandLine) @testable import BearerCore
 
 @Suite("FileSessionStore made from a path names the same files as one made from its URL")
 struct FileSessionStorePathTests {

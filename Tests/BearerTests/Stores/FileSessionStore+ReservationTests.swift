@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(Migration) @testable import BearerCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(Migration) @testable import BearerCore
+
 @Suite("FileSessionStore")
 struct FileSessionStoreTests {
     let directory = FileManager.default.temporaryDirectory

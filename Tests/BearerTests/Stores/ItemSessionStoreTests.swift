@@ -3,6 +3,8 @@ import BearerTestSupport
 import Foundation
 import Testing
 
+@_spi(Bridge) @_spi(Internals) @_spi(Migration) @_spi(Testing) @testable import BearerCore
+
 /// The store logic `KeychainSessionStore` runs on Apple platforms, over items kept in files.
 @Suite("ItemSessionStore and LockFolder")
 struct ItemSessionStoreTests {

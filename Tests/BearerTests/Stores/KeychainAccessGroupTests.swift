@@ -1,6 +1,8 @@
 import Bearer
 import Testing
 
+@_spi(Bridge) @testable import BearerCore
+
 @Suite("Which access group a keychain store's queries name, decided without the Security framework")
 struct KeychainAccessGroupTests {
     /// A probe that answers from a script and counts its calls.

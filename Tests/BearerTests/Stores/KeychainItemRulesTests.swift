@@ -1,6 +1,8 @@
 import Bearer
 import Testing
 
+@_spi(Bridge) @testable import BearerCore
+
 @Suite("What the keychain store does with each keychain status, decided without the Security framework")
 struct KeychainItemRulesTests {
     typealias Rules = KeychainItemRules

@@ -4,7 +4,7 @@ import BearerTesting
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Bridge) @_spi(Testing) @testable import BearerCore
 
 /// Every store of the package keeps `SessionStore`'s contract, checked by the same kit an app's
 /// own store uses.

@@ -3,7 +3,7 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Bridge) @_spi(CommandLine) @_spi(Migration) @testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -3,7 +3,7 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-@testable import BearerCore
+@_spi(Bridge) @_spi(Fleet) @_spi(Internals) @_spi(Migration) @testable import BearerCore
 
 /// A store whose lock can outlive its connection only for a while bounds the token requests made
 /// under it: past the access's deadline the request is given up, and while the store moves the

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @testable import Bearer
-@testable import BearerCore
+@_spi(Migration) @testable import BearerCore
 
 /// The calls that take no transport share one for the whole process, so a server that restores a
 /// session per request reuses one `URLSession` and its connections.

@@ -2,6 +2,8 @@
 import Bearer
 import Foundation
 
+@_spi(Internals) @testable import BearerCore
+
 private let server = AuthorizationServer.google
 private let client = Client(id: "fuzz", redirectURI: URL(fileURLWithPath: "/"))
 

@@ -1,8 +1,9 @@
 // libFuzzer target: JSONParser, Bearer's reader of saved sessions and ID tokens. Whatever it reads,
 // Foundation's decoder must read too, to the same value unless Foundation could not read one of its
 // numbers; whatever it reads must encode and read back.
-import BearerCore
 import Foundation
+
+@_spi(Internals) @testable import BearerCore
 
 /// Runs one input; libFuzzer calls it with each generated input.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -3,6 +3,8 @@
 import Bearer
 import Foundation
 
+@_spi(Internals) @testable import BearerCore
+
 private let expected = RedirectExpectation(state: "s-1", issuer: "https://auth.example.com", requiresIssuer: true)
 
 private let pending: PendingRedirect? = {

@@ -2,6 +2,8 @@
 import Bearer
 import Foundation
 
+@_spi(Migration) @testable import BearerCore
+
 private let request: AuthorizationRequest? = {
     guard let issuer = URL(string: "https://auth.example.com"),
         let authorize = URL(string: "https://auth.example.com/authorize?tenant=a"),

@@ -2,6 +2,8 @@
 import Bearer
 import Foundation
 
+@testable import BearerCore
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif

@@ -2,6 +2,8 @@
 import Bearer
 import Foundation
 
+@testable import BearerCore
+
 /// Runs one input; libFuzzer calls it with each generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
