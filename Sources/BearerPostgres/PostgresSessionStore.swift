@@ -16,8 +16,8 @@
 /// ```
 ///
 /// - ``withExclusiveAccess(to:_:)`` holds a PostgreSQL advisory lock of the key on one connection
-///   for the whole body, and the body's ``load(key:)``, ``save(_:key:)`` and ``remove(key:)`` of
-///   that key run on that same connection. Each save is committed before it returns, so a token is
+///   for the whole body, and the body's loads, saves and removals through its ``Access`` run on
+///   that same connection. Each save is committed before it returns, so a token is
 ///   never used before its session is stored. When the process dies, PostgreSQL ends its
 ///   connection and with it the lock: no stale lock is left behind.
 /// - Waiting for a lock, or for a free connection of the pool, lasts at most ``lockTimeout``

@@ -6,7 +6,7 @@
 
 /// Where an OAuth 2.0 authorization server receives requests (RFC 8414 §2).
 ///
-/// Use ``google`` for Google, ``discover(issuer:allowingInsecureLoopback:using:)`` for a server that
+/// Use ``google`` for Google, ``AuthorizationServerClient/discover(issuer:allowingInsecureLoopback:)`` for a server that
 /// publishes metadata, or the initializer for one configured by hand.
 public struct AuthorizationServer: Sendable, Hashable, Codable {
     /// The issuer identifier (RFC 8414 §2); also the expected `iss` of redirects and ID tokens.

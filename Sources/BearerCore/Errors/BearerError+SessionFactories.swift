@@ -155,6 +155,20 @@ extension BearerError {
             line: line)
     }
 
+    /// The refusal of a save that named `expected` as the stored copy while `stored` is: what
+    /// changed, in words, and what to do.
+    @_spi(Fleet) public static func storedCopyChanged(from expected: AuthState?, to stored: AuthState?) -> BearerError {
+        let what =
+            switch (stored, expected) {
+            case (nil, _): "was removed (a sign-out elsewhere)"
+            case (_, nil): "was saved by another sign-in"
+            default: "was replaced by another process"
+            }
+        return storedCopyChanged(
+            "The stored session \(what) since this one was read, so it was not overwritten. "
+                + "Restore the session to see the stored one.")
+    }
+
     /// A save was refused because the stored session is no longer the copy the new state was made from.
     ///
     /// - Parameters:

@@ -71,9 +71,10 @@ public struct AuthorizationServerClient: Sendable {
         client: Client,
         alwaysSendingClientID: Bool = false
     ) async throws -> TransportResponse {
-        try server.checkSecure(url)
+        try EndpointSecurity.check(url, allowingInsecureLoopback: server.allowsInsecureLoopback)
         return try await send(
-            client.formPost(to: url, parameters: parameters, at: server, alwaysSendingClientID: alwaysSendingClientID)
+            Self.formPost(
+                to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
         )
     }
 

@@ -134,7 +134,7 @@ extension AuthSession {
                 if run.hasRefreshed {
                     // A run refreshes once: an answer that kept its refresh token but refused its
                     // access token fails rather than refreshing again.
-                    action = state.accessToken != nil ? .deliver(state) : .fail(Failure(Self.noUsableAccessToken))
+                    action = state.accessToken != nil ? .deliver(state) : .fail(Failure.noUsableAccessToken)
                 } else {
                     action = run.need.isServed(by: state, at: now, leeway: leeway) ? .deliver(state) : .refresh(state)
                 }
@@ -147,12 +147,6 @@ extension AuthSession {
             current = .running(phase, run)
             return action
         }
-
-        /// A refresh whose answer kept its refresh token but refused its access token.
-        private static let noUsableAccessToken = BearerError.invalidResponse(
-            "The token endpoint's answer to the refresh held no usable access token; the refresh token it sent "
-                + "was saved. Try again; if this persists, the server is misconfigured."
-        )
 
         /// The run ended (its task is about to return); the next caller that needs one starts another.
         mutating func runEnded() {
@@ -302,16 +296,5 @@ extension AuthSession {
         }
 
         private static let unreported = "The session changed before the run being started was reported."
-    }
-}
-
-extension AuthState {
-    /// This session without its tokens, as a signed-out session keeps it.
-    fileprivate func forgettingTokens() -> AuthState {
-        var state = self
-        state.accessToken = nil
-        state.refreshToken = nil
-        state.idToken = nil
-        return state
     }
 }

@@ -158,6 +158,11 @@ extension AuthSession.StateMachine.Failure {
     static let accountChanged =
         "Another account signed in under this session's key after it was signed out; the session now serves that "
         + "account, which its state names. Show that account, then call again."
+    /// A refresh whose answer kept its refresh token but refused its access token.
+    static let noUsableAccessToken = Self(
+        BearerError.invalidResponse(
+            "The token endpoint's answer to the refresh held no usable access token; the refresh token it sent "
+                + "was saved. Try again; if this persists, the server is misconfigured."))
     static let signedOutElsewhere =
         "The session was signed out elsewhere while its newer tokens were unsaved; they were revoked. Sign in again."
     static let otherAccount =

@@ -7,12 +7,15 @@
 extension FileSessionStore {
     /// A key's session file while its lock is held, with the space reserved for its next save.
     public final class Access: ExclusiveSessionAccess, @unchecked Sendable {
-        // Unchecked: `reserved` is touched only while holding `lock`.
+        // Unchecked: `reserved` and `knownCopy` are touched only while holding `lock`.
         private let path: String
         private let folder: String
         private let fileLock: FileLock
         private let lock = Lock()
         private var reserved: ReservedFile?
+        /// The session as this holder last read or wrote the file (`.some(nil)`: no file); `nil`
+        /// until it has. No other process writes the file while the lock is held.
+        private var knownCopy: AuthState??
 
         init(path: String, folder: String, lock: FileLock) {
             self.path = path
@@ -24,7 +27,21 @@ extension FileSessionStore {
         ///
         /// - Throws: As ``FileSessionStore/load(key:)``.
         public func load() async throws -> AuthState? {
-            try FileSessionStore.decode(try POSIXFile.readSecret(at: path), at: path)
+            let copy = try FileSessionStore.decode(try POSIXFile.readSecret(at: path), at: path)
+            lock.withLock { knownCopy = .some(copy) }
+            return copy
+        }
+
+        /// Saves `state` when the file still holds `expected`, compared with the copy this holder
+        /// read or wrote under the same lock, so a refresh's save does not read the file again.
+        ///
+        /// - Throws: ``BearerError/Kind/storedCopyChanged`` when the file holds another session;
+        ///   what ``write(_:)`` throws.
+        public func save(_ state: AuthState, replacing expected: AuthState?) async throws {
+            let stored: AuthState?
+            if let known = lock.withLock({ knownCopy }) { stored = known } else { stored = try await load() }
+            guard stored == expected else { throw BearerError.storedCopyChanged(from: expected, to: stored) }
+            try await write(state)
         }
 
         /// Writes `state` atomically, in a file of mode 0600, into the space reserved by
@@ -36,11 +53,13 @@ extension FileSessionStore {
                 return reserved
             }
             try POSIXFile.writeAtomically(data, to: path, directory: folder, into: reservation)
+            lock.withLock { knownCopy = .some(state) }
         }
 
         /// Removes the session file.
         public func remove() async throws {
             try POSIXFile.remove(at: path, directory: folder)
+            lock.withLock { knownCopy = .some(nil) }
         }
 
         /// Checks that the lock file is still the one locked (see ``FileSessionStore``), then

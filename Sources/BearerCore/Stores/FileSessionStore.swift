@@ -180,11 +180,10 @@ public struct FileSessionStore: SessionStore {
         _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
         let path = try filePath(for: key)
-        try POSIXFile.createDirectory(at: directoryPath)
         let lockPath = pathInFolder("." + key + ".lock")
         let (timeout, folder) = (lockTimeout, directoryPath)
         return try await locks.withLock(key) {
-            let lock = try await POSIXFile.lockExclusively(at: lockPath, timeout: timeout)
+            let lock = try await POSIXFile.lockExclusively(at: lockPath, in: folder, timeout: timeout)
             let access = Access(path: path, folder: folder, lock: lock)
             defer {
                 access.releaseReservedSpace()

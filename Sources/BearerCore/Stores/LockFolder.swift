@@ -92,8 +92,7 @@
         timeout: Duration,
         _ body: @Sendable (FileLock) async throws -> Result
     ) async throws -> Result {
-        try POSIXFile.createDirectory(at: folder)
-        let lock = try await POSIXFile.lockExclusively(at: path, timeout: timeout)
+        let lock = try await POSIXFile.lockExclusively(at: path, in: folder, timeout: timeout)
         defer { lock.unlock() }
         return try await body(lock)
     }

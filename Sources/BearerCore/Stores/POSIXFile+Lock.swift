@@ -21,7 +21,13 @@ extension POSIXFile {
     /// let two processes hold "the" lock at once, each on its own file. So once `flock` succeeds,
     /// the device and inode of `path` are compared with the locked file's, and the lock is taken
     /// again on the file `path` names when they differ.
-    static func lockExclusively(at path: String, timeout: Duration) async throws -> FileLock {
+    ///
+    /// - Parameters:
+    ///   - path: The lock file, created when missing.
+    ///   - folder: Its folder, created (mode 0700) and checked first, when given.
+    ///   - timeout: How long to wait for another holder.
+    static func lockExclusively(at path: String, in folder: String? = nil, timeout: Duration) async throws -> FileLock {
+        if let folder { try createDirectory(at: folder) }
         let timeout = min(max(timeout, .zero), .seconds(86_400))
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)

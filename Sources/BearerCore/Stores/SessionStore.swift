@@ -108,7 +108,8 @@ public protocol ExclusiveSessionAccess: Sendable {
 extension ExclusiveSessionAccess {
     /// Saves `state` when the stored copy is still `expected`; see the requirement.
     public func save(_ state: AuthState, replacing expected: AuthState?) async throws {
-        try StoredCopy.check(try await load(), is: expected)
+        let stored = try await load()
+        guard stored == expected else { throw BearerError.storedCopyChanged(from: expected, to: stored) }
         try await write(state)
     }
 
@@ -138,24 +139,5 @@ extension SessionStore {
     /// - Throws: ``BearerError/Kind/storageFailure`` when it cannot be removed.
     public func remove(key: String) async throws {
         try await withExclusiveAccess(to: key) { access in try await access.remove() }
-    }
-}
-
-/// The rule of a save under the lock: the stored copy must still be the one the new state was
-/// made from.
-enum StoredCopy {
-    /// - Throws: ``BearerError/Kind/storedCopyChanged`` when `stored` is not `expected`.
-    static func check(_ stored: AuthState?, is expected: AuthState?) throws {
-        guard stored != expected else { return }
-        let what =
-            switch (stored, expected) {
-            case (nil, _): "was removed (a sign-out elsewhere)"
-            case (_, nil): "was saved by another sign-in"
-            default: "was replaced by another process"
-            }
-        throw BearerError.storedCopyChanged(
-            "The stored session \(what) since this one was read, so it was not overwritten. "
-                + "Restore the session to see the stored one."
-        )
     }
 }

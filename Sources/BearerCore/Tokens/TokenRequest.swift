@@ -99,7 +99,7 @@ struct TokenRequest: Sendable, Hashable {
     /// with a secret (at Google, `client_id` and `client_secret` in the body) and `client_id` in
     /// the body for one without.
     var transportRequest: TransportRequest {
-        client.formPost(to: endpoint, parameters: parameters, at: server)
+        AuthorizationServerClient.formPost(to: endpoint, parameters: parameters, as: client, at: server)
     }
 }
 
@@ -107,7 +107,7 @@ extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
     var description: String {
         "TokenRequest(\(endpoint.absoluteString), \(parameters.redactedDescription), "
-            + "client authentication: \(client.authenticationMethod(at: server)))"
+            + "client authentication: \(AuthorizationServerClient.authenticationMethod(of: client, at: server)))"
     }
 }
 

@@ -1,4 +1,4 @@
-public import BearerCore
+@_spi(Fleet) public import BearerCore
 
 extension PostgresSessionStore {
     /// A key's row while its advisory lock is held: its loads, saves and removals run on the
@@ -31,11 +31,7 @@ extension PostgresSessionStore {
         public func save(_ state: AuthState, replacing expected: AuthState?) async throws {
             let stored: AuthState?
             if let known = held.knownCopy { stored = known } else { stored = try await load() }
-            guard stored == expected else {
-                throw BearerError.storedCopyChanged(
-                    "The stored session changed since this one was read, so it was not overwritten. "
-                        + "Restore the session to see the stored one.")
-            }
+            guard stored == expected else { throw BearerError.storedCopyChanged(from: expected, to: stored) }
             try await write(state)
         }
 

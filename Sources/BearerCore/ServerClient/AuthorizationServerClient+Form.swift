@@ -4,8 +4,10 @@
     import Foundation
 #endif
 
-extension Client {
-    /// A POST of `parameters` to `url`, authenticated as this client at `server`. This is the only
+// The form POST every endpoint but discovery and UserInfo takes, and the one place client
+// credentials are added to a request.
+extension AuthorizationServerClient {
+    /// A POST of `parameters` to `url`, authenticated as `client` at `server`. This is the only
     /// place client credentials are added.
     ///
     /// - A client without a secret sends `client_id` in the body.
@@ -14,18 +16,19 @@ extension Client {
     ///   TV and limited-input devices send `client_id` and `client_secret` in the body
     ///   (`client_secret_post`).
     /// - With `alwaysSendingClientID`, `client_id` is in the body in every case (RFC 8628 §3.1).
-    func formPost(
+    static func formPost(
         to url: URL,
         parameters: [FormParameter],
+        as client: Client,
         at server: AuthorizationServer,
         alwaysSendingClientID: Bool = false
     ) -> TransportRequest {
         var parameters = parameters.filter { $0.name != "client_id" && $0.name != "client_secret" }
-        let basicSecret = server.isGoogle ? nil : secret
+        let basicSecret = server.isGoogle ? nil : client.secret
         if basicSecret == nil || alwaysSendingClientID {
-            parameters.append(FormParameter("client_id", id))
+            parameters.append(FormParameter("client_id", client.id))
         }
-        if server.isGoogle, let secret {
+        if server.isGoogle, let secret = client.secret {
             parameters.append(FormParameter("client_secret", secret.value))
         }
         var request = TransportRequest(
@@ -35,14 +38,14 @@ extension Client {
             body: Data(FormEncoding.encode(parameters.map { ($0.name, $0.value) }).utf8)
         )
         if let basicSecret {
-            let credentials = FormEncoding.encode(id) + ":" + FormEncoding.encode(basicSecret.value)
+            let credentials = FormEncoding.encode(client.id) + ":" + FormEncoding.encode(basicSecret.value)
             request.headerFields["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
         }
         return request
     }
 
-    /// How this client authenticates at `server`, for descriptions.
-    func authenticationMethod(at server: AuthorizationServer) -> String {
-        secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
+    /// How `client` authenticates at `server`, for descriptions.
+    static func authenticationMethod(of client: Client, at server: AuthorizationServer) -> String {
+        client.secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
     }
 }
