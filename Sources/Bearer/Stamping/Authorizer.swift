@@ -60,7 +60,7 @@ extension Authorizer {
     ) async throws -> (Data, HTTPURLResponse) {
         let authorized = try await authorize(request)
         let sent = try TransportRequest(authorized)
-        let response = try await AuthorizedExchange.send(sent, using: transport) {
+        let response = try await AuthSession.sendAuthorized(sent, using: transport) {
             let again = try TransportRequest(await self.authorize(request))
             let header = "Authorization"
             return again.headerFields[header] == sent.headerFields[header] ? nil : again

@@ -55,11 +55,15 @@ public struct AuthorizationServerClient: Sendable {
     /// Sends `request` to the server, reading at most ``maximumBodySize`` bytes of answer; a
     /// failure to get any answer is ``BearerError/Kind/network``.
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        guard deadline() != nil else {
-            return try await transport.sendReportingNetworkErrors(request, maximumBodySize: Self.maximumBodySize)
-        }
-        return try await bounded(host: request.url.host ?? "the server") { [transport] in
-            try await transport.sendReportingNetworkErrors(request, maximumBodySize: Self.maximumBodySize)
+        do {
+            guard deadline() != nil else {
+                return try await transport.send(request, maximumBodySize: Self.maximumBodySize)
+            }
+            return try await bounded(host: request.url.host ?? "the server") { [transport] in
+                try await transport.send(request, maximumBodySize: Self.maximumBodySize)
+            }
+        } catch {
+            throw BearerError.reportingNoResponse(error, from: request.url.host)
         }
     }
 

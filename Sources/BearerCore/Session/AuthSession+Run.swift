@@ -76,12 +76,8 @@ extension AuthSession {
             case .refresh(let state):
                 let refreshed: AuthState
                 do {
-                    // Nothing is sent for a session that could not be encoded for its save, or
-                    // whose save has no room: either would lose a rotated refresh token. Encoding
-                    // it here also does the encoder's first-use work in this process (about
-                    // 0.25 ms of type metadata and conformance lookups) before the request, not
-                    // between the answer and its save.
-                    _ = try state.encoded()
+                    // Nothing is sent for a session whose save has no room, which would lose a
+                    // rotated refresh token (nor for one that cannot be encoded: see refreshRequest).
                     try await access.prepareToSave()
                     if section == nil {
                         section = configuration.refreshCriticalSection

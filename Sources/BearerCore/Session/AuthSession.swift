@@ -173,7 +173,7 @@ public actor AuthSession {
             let token = try await self.bearerToken(for: request.url)
             var authorized = request
             authorized.setBearerToken(token)
-            return try await AuthorizedExchange.send(authorized, using: self.transport) {
+            return try await Self.sendAuthorized(authorized, using: self.transport) {
                 var retry = request
                 retry.setBearerToken(try await self.freshAccessToken(.otherThan(token)))
                 return retry

@@ -48,12 +48,13 @@ extension FileSessionStore {
         /// ``prepareToSave()`` when there is some.
         public func write(_ state: AuthState) async throws {
             let data = try state.encoded()
+            // Until the write is known to have landed, the file's copy is unknown: a later save
+            // under this lock reads it again.
             let reservation = lock.withLock { () -> ReservedFile? in
-                defer { reserved = nil }
+                defer { (reserved, knownCopy) = (nil, nil) }
                 return reserved
             }
             try POSIXFile.writeAtomically(data, to: path, directory: folder, into: reservation)
-            lock.withLock { knownCopy = .some(state) }
         }
 
         /// Removes the session file.
@@ -71,8 +72,7 @@ extension FileSessionStore {
         public func prepareToSave() async throws {
             try fileLock.checkStillNamedByPath()
             guard lock.withLock({ reserved == nil }) else { return }
-            let size = max(FileSessionStore.reservedSpace, 2 * POSIXFile.size(at: path))
-            let file = try POSIXFile.reserve(size, for: path, directory: folder)
+            let file = try POSIXFile.reserve(atLeast: FileSessionStore.reservedSpace, for: path, directory: folder)
             lock.withLock { reserved = file }
         }
 

@@ -15,12 +15,14 @@
 // Reserving disk space for the next save, so a full disk cannot stop a refreshed session from
 // being saved.
 extension POSIXFile {
-    /// Creates the temporary file that the next save of `path` will write, with `size` bytes
-    /// allocated on disk, so that save cannot fail for lack of space.
+    /// Creates the temporary file that the next save of `path` will write, with `minimum` bytes
+    /// (or twice the current file, if larger) allocated on disk, so that save cannot fail for lack
+    /// of space.
     ///
     /// - Throws: ``BearerError/Kind/storageFailure`` when the space cannot be allocated (the
     ///   disk or the quota is full); nothing is left behind.
-    static func reserve(_ size: Int, for path: String, directory: String) throws -> ReservedFile {
+    static func reserve(atLeast minimum: Int, for path: String, directory: String) throws -> ReservedFile {
+        let size = max(minimum, 2 * Self.size(at: path))
         let temporary = temporaryPath(for: path, in: directory)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary) }

@@ -56,31 +56,3 @@ extension HTTPTransport {
         )
     }
 }
-
-extension HTTPTransport {
-    /// Sends `request`, turning a failure to get any response into a ``BearerError`` of kind
-    /// ``BearerError/Kind/network``; cancellation and Bearer's own errors pass through.
-    ///
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - maximumBodySize: For an authorization server's answer, the most bytes to read; `nil`
-    ///     for a resource server's answer, read whole.
-    func sendReportingNetworkErrors(
-        _ request: TransportRequest,
-        maximumBodySize: Int? = nil
-    ) async throws -> TransportResponse {
-        do {
-            guard let maximumBodySize else { return try await send(request) }
-            return try await send(request, maximumBodySize: maximumBodySize)
-        } catch let error as BearerError {
-            throw error
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw BearerError.network(
-                "No response from \(request.url.host ?? "the server"): \(error). Check the connection and try again.",
-                underlyingError: error
-            )
-        }
-    }
-}
