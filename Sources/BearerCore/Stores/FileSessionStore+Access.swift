@@ -7,12 +7,12 @@
 extension FileSessionStore {
     /// A key's session file while its lock is held, with the space reserved for its next save.
     public final class Access: ExclusiveSessionAccess, @unchecked Sendable {
-        // Unchecked: `reserved` and `knownCopy` are touched only while holding `lock`.
+        // Unchecked: `knownCopy` is touched only while holding `lock`.
         private let path: String
         private let folder: String
         private let fileLock: FileLock
         private let lock = Lock()
-        private var reserved: ReservedFile?
+        private let reservedSpace = ReservedSpace()
         /// The session as this holder last read or wrote the file (`.some(nil)`: no file); `nil`
         /// until it has. No other process writes the file while the lock is held.
         private var knownCopy: AuthState??
@@ -50,11 +50,8 @@ extension FileSessionStore {
             let data = try state.encoded()
             // Until the write is known to have landed, the file's copy is unknown: a later save
             // under this lock reads it again.
-            let reservation = lock.withLock { () -> ReservedFile? in
-                defer { (reserved, knownCopy) = (nil, nil) }
-                return reserved
-            }
-            try POSIXFile.writeAtomically(data, to: path, directory: folder, into: reservation)
+            lock.withLock { knownCopy = nil }
+            try POSIXFile.writeAtomically(data, to: path, directory: folder, into: reservedSpace.take())
         }
 
         /// Removes the session file.
@@ -71,17 +68,13 @@ extension FileSessionStore {
         ///   replaced while held, or the space cannot be allocated.
         public func prepareToSave() async throws {
             try fileLock.checkStillNamedByPath()
-            guard lock.withLock({ reserved == nil }) else { return }
-            let file = try POSIXFile.reserve(atLeast: FileSessionStore.reservedSpace, for: path, directory: folder)
-            lock.withLock { reserved = file }
+            try POSIXFile.reserve(
+                atLeast: FileSessionStore.reservedSpace, for: path, directory: folder, into: reservedSpace)
         }
 
         /// Removes the reserved file when no save used it.
         func releaseReservedSpace() {
-            lock.withLock {
-                reserved?.release()
-                reserved = nil
-            }
+            reservedSpace.release()
         }
     }
 }

@@ -21,8 +21,19 @@ extension POSIXFile {
     ///
     /// - Throws: ``BearerError/Kind/storageFailure`` when the space cannot be allocated (the
     ///   disk or the quota is full); nothing is left behind.
-    static func reserve(atLeast minimum: Int, for path: String, directory: String) throws -> ReservedFile {
-        let size = max(minimum, 2 * Self.size(at: path))
+    ///
+    /// - Parameters:
+    ///   - minimum: The fewest bytes to allocate.
+    ///   - path: The session file the space is for.
+    ///   - directory: Its folder.
+    ///   - space: Where the reserved file is kept until the save takes it; the reservation is made
+    ///     once, and kept when `space` already holds one.
+    static func reserve(atLeast minimum: Int, for path: String, directory: String, into space: ReservedSpace) throws {
+        guard !space.holdsFile else { return }
+        space.keep(try reserve(max(minimum, 2 * Self.size(at: path)), for: path, directory: directory))
+    }
+
+    private static func reserve(_ size: Int, for path: String, directory: String) throws -> ReservedFile {
         let temporary = temporaryPath(for: path, in: directory)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw failure("create", temporary) }
@@ -75,6 +86,37 @@ extension POSIXFile {
             #endif
             if time(nil) - modified > 60 { unlink(path) }
         }
+    }
+}
+
+/// Where a lock's holder keeps its reserved file until a save takes it or the lock ends.
+final class ReservedSpace: @unchecked Sendable {
+    // Unchecked: `file` is touched only while holding `lock`.
+    private let lock = Lock()
+    private var file: ReservedFile?
+
+    /// Whether a reserved file is kept.
+    var holdsFile: Bool { lock.withLock { file != nil } }
+
+    /// Keeps `reserved`, releasing any file kept before.
+    func keep(_ reserved: ReservedFile) {
+        lock.withLock {
+            file?.release()
+            file = reserved
+        }
+    }
+
+    /// Takes the kept file, for a save to write into.
+    func take() -> ReservedFile? {
+        lock.withLock {
+            defer { file = nil }
+            return file
+        }
+    }
+
+    /// Removes the kept file, when no save used it.
+    func release() {
+        take()?.release()
     }
 }
 
