@@ -23,8 +23,25 @@ extension SessionStoreConformance {
             refreshToken: "rt-" + mark, scopes: ["conformance"])
     }
 
+    /// Runs `check`, then removes what it saved under `key`, whatever it found.
+    static func removing(_ key: String, from store: Store, after check: () async throws -> String?) async throws
+        -> String?
+    {
+        do {
+            let problem = try await check()
+            try? await store.remove(key: key)
+            return problem
+        } catch {
+            try? await store.remove(key: key)
+            throw error
+        }
+    }
+
     static func roundTrip(_ store: Store, key: String) async throws -> String? {
-        defer { Task { try? await store.remove(key: key) } }
+        try await removing(key, from: store) { try await roundTripOnce(store, key: key) }
+    }
+
+    private static func roundTripOnce(_ store: Store, key: String) async throws -> String? {
         let first = try session("1")
         try await store.save(first, key: key)
         guard try await store.load(key: key) == first else { return "a saved session did not load back the same" }
@@ -59,7 +76,10 @@ extension SessionStoreConformance {
     }
 
     static func staleSavesAreRefused(_ store: Store, key: String) async throws -> String? {
-        defer { Task { try? await store.remove(key: key) } }
+        try await removing(key, from: store) { try await staleSavesOnce(store, key: key) }
+    }
+
+    private static func staleSavesOnce(_ store: Store, key: String) async throws -> String? {
         let (first, second, other) = (try session("1"), try session("2"), try session("other"))
         try await store.save(first, key: key)
         for expected in [other, nil] {
@@ -90,7 +110,10 @@ extension SessionStoreConformance {
     /// none overlaps another and no increment is lost.
     static func lockExcludes(_ stores: [Store], key: String) async throws -> String? {
         guard let first = stores.first else { return nil }
-        defer { Task { try? await first.remove(key: key) } }
+        return try await removing(key, from: first) { try await lockExcludesOnce(stores, first: first, key: key) }
+    }
+
+    private static func lockExcludesOnce(_ stores: [Store], first: Store, key: String) async throws -> String? {
         try await first.save(try session("0"), key: key)
         let inside = Counter()
         let bodies = 8
@@ -130,14 +153,21 @@ extension SessionStoreConformance {
 
     static func keysLockApart(_ store: Store, prefix: String) async throws -> String? {
         let release = Counter()
+        let ended = Counter()
         let holder = Task {
+            defer { ended.enter() }
             try await store.withExclusiveAccess(to: prefix + "held") { _ in
                 release.enter()
                 while release.count > 0 { try await Task.sleep(for: .milliseconds(5)) }
             }
         }
         defer { holder.cancel() }
-        while release.most == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        while release.most == 0 {
+            guard ended.most == 0 else {
+                return "a body for a free key did not run: \(String(describing: await holder.result))"
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
         let other = Task { try await store.withExclusiveAccess(to: prefix + "other") { _ in true } }
         let timer = Task {
             try await Task.sleep(for: .seconds(10))
@@ -161,7 +191,7 @@ extension SessionStoreConformance {
         let prepared = Counter()
         let inside = Counter()
         let arrived = Counter()
-        try await store.withExclusiveAccess(to: key) { access in
+        let latecomer = try await store.withExclusiveAccess(to: key) { access in
             inside.enter()
             defer { inside.leave() }
             try await removeLock(store, key)
@@ -173,12 +203,16 @@ extension SessionStoreConformance {
                     if (try? await access.prepareToSave()) != nil { prepared.enter() }
                 }
             }
-            // The latecomer has either entered (the lock was lost) or is waiting for it.
+            // The latecomer either gets in (the removed lock let it) or waits for this holder; it
+            // is given two seconds to get in, however loaded the machine.
             while arrived.most == 0 { try await Task.sleep(for: .milliseconds(5)) }
-            try await Task.sleep(for: .milliseconds(300))
+            let patience = ContinuousClock.now + .seconds(2)
+            while inside.most < 2, ContinuousClock.now < patience { try await Task.sleep(for: .milliseconds(10)) }
             if (try? await access.prepareToSave()) != nil { prepared.enter() }
-            if inside.most < 2 { latecomer.cancel() } else { _ = try? await latecomer.value }
+            return latecomer
         }
+        // A latecomer that waited gets in now; it is awaited outside the lock it waits for.
+        _ = try? await latecomer.value
         guard inside.most < 2 || prepared.most < 2 else {
             return "two holders of one key were both allowed to send a refresh after its lock was removed"
         }

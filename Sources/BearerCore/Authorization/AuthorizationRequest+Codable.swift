@@ -12,8 +12,9 @@ extension AuthorizationRequest: Codable {
     }
 
     /// Decodes a request and checks it as ``init(server:client:scopes:redirectURI:additionalParameters:)``
-    /// does: an https (or allowed loopback) authorization endpoint, scopes within RFC 6749 §3.3,
-    /// no extra parameter that replaces a standard one, and a `state` and `nonce` that are not empty.
+    /// makes it: an https (or allowed loopback) authorization endpoint, scopes within RFC 6749 §3.3
+    /// (kept once each), no extra parameter that replaces a standard one, a `state` of at least 256
+    /// random bits in base64url, and a `nonce` of the same kind exactly when `openid` is asked for.
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: `DecodingError` for a missing or mistyped field; ``BearerError`` when a check fails.
@@ -25,13 +26,16 @@ extension AuthorizationRequest: Codable {
         try Self.check(server: server, scopes: scopes, additionalParameters: additionalParameters)
         let state = try container.decode(String.self, forKey: .state)
         let nonce = try container.decodeIfPresent(String.self, forKey: .nonce)
-        guard !state.isEmpty, nonce?.isEmpty != true else {
-            throw BearerError.invalidConfiguration("A saved authorization request has an empty state or nonce.")
+        guard Self.isRandomToken(state), nonce.map(Self.isRandomToken) ?? true,
+            (nonce != nil) == scopes.contains("openid")
+        else {
+            throw BearerError.invalidConfiguration(
+                "A saved authorization request has a state or nonce that Bearer did not make; sign in again.")
         }
         self.server = server
         self.client = try container.decode(Client.self, forKey: .client)
         self.redirectURI = try container.decode(URL.self, forKey: .redirectURI)
-        self.scopes = scopes
+        self.scopes = Scopes.deduplicated(scopes)
         self.state = state
         self.nonce = nonce
         self.pkce = try container.decode(PKCE.self, forKey: .pkce)
@@ -52,5 +56,11 @@ extension AuthorizationRequest: Codable {
         try container.encodeIfPresent(nonce, forKey: .nonce)
         try container.encode(pkce, forKey: .pkce)
         try container.encode(additionalParameters, forKey: .additionalParameters)
+    }
+
+    /// Whether `value` is what ``init(server:client:scopes:redirectURI:additionalParameters:)``
+    /// makes for `state` and `nonce`: 32 random bytes in base64url.
+    private static func isRandomToken(_ value: String) -> Bool {
+        value.utf8.count >= 43 && Base64URL.decode(value) != nil
     }
 }

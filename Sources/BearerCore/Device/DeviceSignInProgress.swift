@@ -26,8 +26,9 @@ public struct DeviceVerification: Sendable, Hashable {
     public let verificationURIComplete: URL?
     /// When the code expires.
     public let expiresAt: Date
-    /// How many seconds apart Bearer polls for the user's approval, as the server asked (5 when it
-    /// did not say); a `slow_down` lengthens it (``DeviceSignInProgress/slowedDown(interval:)``).
+    /// How many seconds apart Bearer polls for the user's approval: what the server asked, kept
+    /// between 1 and 60 (5 when it did not say); a `slow_down` lengthens it by 5
+    /// (``DeviceSignInProgress/slowedDown(interval:)``).
     public let interval: TimeInterval
 }
 

@@ -122,7 +122,7 @@ extension AuthSession {
             }
             let action: LockedAction
             switch phase {
-            case .unsaved(let state, let base):
+            case .unsaved(let state, let base, _):
                 action = .save(state, over: base)
             case .signedOut:
                 action = .fail(Failure(BearerError.signInRequired("The user signed out; sign in again.")))
@@ -159,7 +159,7 @@ extension AuthSession {
         /// A refresh the run asked for succeeded: the new state must be saved before it is used.
         mutating func refreshSucceeded(_ refreshed: AuthState) {
             finishRefresh()
-            phase = .unsaved(refreshed, over: phase.storedCopy)
+            phase = .unsaved(refreshed, over: phase.storedCopy, newGrant: false)
         }
 
         /// A refresh the run asked for failed at `now`: `invalid_grant` marks the session (the mark
@@ -167,7 +167,7 @@ extension AuthSession {
         mutating func refreshFailed(_ error: any Error, at now: Date) -> RefreshFailedAction {
             finishRefresh()
             if let error = error as? OAuthError, error.signInRequired {
-                phase = .unsaved(phase.state.markingSignInRequired(error), over: phase.storedCopy)
+                phase = .unsaved(phase.state.markingSignInRequired(error), over: phase.storedCopy, newGrant: false)
                 return .nextStep
             }
             if let delay = Failure.retryAfter(of: error) {
@@ -187,7 +187,7 @@ extension AuthSession {
 
         /// The save of `saved`, the unsaved state, succeeded.
         mutating func saveSucceeded(_ saved: AuthState) {
-            guard case .unsaved(let state, _) = phase, state == saved else {
+            guard case .unsaved(let state, _, _) = phase, state == saved else {
                 preconditionFailure("A save succeeded for a state the session was not saving.")
             }
             phase = saved.signInRequired ? .signInRequired(saved) : .saved(saved)
@@ -195,12 +195,8 @@ extension AuthSession {
 
         /// The one way the session catches up with its stored copy, read under the store's lock.
         ///
-        /// - An unsaved state is newer than the stored copy it was made from: it is kept (and saved
-        ///   next) while that copy is still the stored one. Otherwise the stored copy owns the key:
-        ///   when it is gone (a sign-out elsewhere) or another account's, the unsaved grant is an
-        ///   orphan, revoked, and the session is signed out; when it is the same account's, it is
-        ///   adopted, and the unsaved tokens, of the same grant, are left to it (revoking one would
-        ///   end the whole grant at some servers).
+        /// - An unsaved state is newer than the stored copy it was made from: the ownership rule
+        ///   (`Phase.reconciling`) says whether it is saved over the copy now stored.
         /// - A session signed out or needing sign-in takes a stored copy of the same server and
         ///   client that can authorize: someone signed in again under the same key. When that is
         ///   another account, the call that caught up fails once with ``BearerError/Kind/userMismatch``:
@@ -210,18 +206,10 @@ extension AuthSession {
         ///   it is signed out when the copy is gone, and refuses another user's copy.
         mutating func storedCopyLoaded(_ stored: AuthState?) -> StoredCopyAction {
             switch phase {
-            case .unsaved(let state, let base):
-                guard stored != base else { return .unchanged }
-                guard let stored else {
-                    phase = .signedOut(state.forgettingTokens())
-                    return .revokeOrphan(state, then: Failure(BearerError.signInRequired(Failure.signedOutElsewhere)))
-                }
-                guard state.mayBeOwnCopy(stored) else {
-                    phase = .signedOut(state.forgettingTokens())
-                    return .revokeOrphan(state, then: Failure(BearerError.userMismatch(Failure.otherAccount)))
-                }
-                phase = stored.signInRequired ? .signInRequired(stored) : .saved(stored)
-                return .adopted
+            case .unsaved:
+                let (next, action) = phase.reconciling(with: stored)
+                phase = next
+                return action
             case .signedOut(let state), .signInRequired(let state):
                 guard let stored, stored != state, stored.canAuthorize, stored.hasSameClient(as: state) else {
                     return .unchanged
@@ -248,7 +236,7 @@ extension AuthSession {
         /// A new sign-in replaces the session, whatever `stored` (the copy read under the lock) holds.
         /// - Returns: The state to save.
         mutating func replaced(with newState: AuthState, storedCopy stored: AuthState?) -> AuthState {
-            phase = .unsaved(newState, over: stored)
+            phase = .unsaved(newState, over: stored, newGrant: true)
             return newState
         }
 
@@ -257,7 +245,7 @@ extension AuthSession {
         /// - Throws: ``BearerError/Kind/userMismatch`` when another account answered; nothing changes.
         mutating func grantReceived(_ grant: AuthState) throws -> AuthState {
             let merged = try phase.state.merging(additionalGrant: grant)
-            phase = .unsaved(merged, over: phase.storedCopy)
+            phase = .unsaved(merged, over: phase.storedCopy, newGrant: true)
             return merged
         }
 

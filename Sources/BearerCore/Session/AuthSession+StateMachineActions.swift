@@ -36,7 +36,8 @@ extension AuthSession.StateMachine {
     /// fails until `until`); the grant is gone (`signInRequired`); it was signed out (`signedOut`).
     enum Phase: Sendable {
         case saved(AuthState)
-        case unsaved(AuthState, over: AuthState?)
+        /// `newGrant`: a sign-in or an incremental grant, not a refresh of `over`.
+        case unsaved(AuthState, over: AuthState?, newGrant: Bool)
         case backingOff(AuthState, until: Date, failure: Failure)
         case signInRequired(AuthState)
         case signedOut(AuthState)
@@ -53,7 +54,8 @@ extension AuthSession.StateMachine {
 
         var state: AuthState {
             switch self {
-            case .saved(let s), .unsaved(let s, _), .backingOff(let s, _, _), .signInRequired(let s), .signedOut(let s):
+            case .saved(let s), .unsaved(let s, _, _), .backingOff(let s, _, _), .signInRequired(let s),
+                .signedOut(let s):
                 s
             }
         }
@@ -63,9 +65,40 @@ extension AuthSession.StateMachine {
         var storedCopy: AuthState? {
             switch self {
             case .saved(let s), .backingOff(let s, _, _), .signInRequired(let s): s
-            case .unsaved(_, let base): base
+            case .unsaved(_, let base, _): base
             case .signedOut: nil
             }
+        }
+
+        /// The ownership rule, for an unsaved state (this phase) and the copy now stored.
+        ///
+        /// - The copy it was made from is still stored: it is saved over it.
+        /// - The copy is gone (a sign-out elsewhere) or another account's (a sign-in elsewhere):
+        ///   the key is theirs. The session is signed out, and a refresh token that only this
+        ///   session holds (a rotated one, or a new grant's) is revoked rather than dropped; one
+        ///   the stored copy held before is left to whoever signed out.
+        /// - The same account's copy: a new sign-in or grant made here is saved over it, and so is a
+        ///   refresh when the stored copy was marked by another process that spent the refresh
+        ///   token this one had rotated; otherwise the copy is taken, and the unsaved tokens, of the
+        ///   same grant, are left to it (revoking one would end the whole grant at some servers).
+        func reconciling(with stored: AuthState?) -> (Phase, StoredCopyAction) {
+            guard case .unsaved(let state, let base, let newGrant) = self else { return (self, .unchanged) }
+            guard stored != base else { return (self, .unchanged) }
+            guard let stored, state.mayBeOwnCopy(stored) else {
+                let failure = Failure(
+                    stored == nil
+                        ? BearerError.signInRequired(Failure.signedOutElsewhere)
+                        : BearerError.userMismatch(Failure.otherAccount))
+                let onlyHere = state.refreshToken != nil && state.refreshToken != base?.refreshToken
+                return (
+                    .signedOut(state.forgettingTokens()),
+                    onlyHere ? .revokeOrphan(state, then: failure) : .fail(failure)
+                )
+            }
+            if newGrant || (stored.signInRequired && stored.refreshToken == base?.refreshToken) {
+                return (.unsaved(state, over: stored, newGrant: newGrant), .unchanged)
+            }
+            return (stored.signInRequired ? .signInRequired(stored) : .saved(stored), .adopted)
         }
     }
 
@@ -164,7 +197,7 @@ extension AuthSession.StateMachine.Failure {
             "The token endpoint's answer to the refresh held no usable access token; the refresh token it sent "
                 + "was saved. Try again; if this persists, the server is misconfigured."))
     static let signedOutElsewhere =
-        "The session was signed out elsewhere while its newer tokens were unsaved; they were revoked. Sign in again."
+        "The session was signed out elsewhere while its newer tokens were unsaved; they were not kept. Sign in again."
     static let otherAccount =
         "Another account has signed in under this session's key; restore the session to use that account."
 

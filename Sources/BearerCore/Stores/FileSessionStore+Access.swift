@@ -33,13 +33,19 @@ extension FileSessionStore {
         }
 
         /// Saves `state` when the file still holds `expected`, compared with the copy this holder
-        /// read or wrote under the same lock, so a refresh's save does not read the file again.
+        /// read or wrote under the same lock, so a refresh's save does not read the file again;
+        /// the file is read again when the lock file was removed or replaced meanwhile, as another
+        /// process may then have written it.
         ///
         /// - Throws: ``BearerError/Kind/storedCopyChanged`` when the file holds another session;
         ///   what ``write(_:)`` throws.
         public func save(_ state: AuthState, replacing expected: AuthState?) async throws {
             let stored: AuthState?
-            if let known = lock.withLock({ knownCopy }) { stored = known } else { stored = try await load() }
+            if let known = lock.withLock({ knownCopy }), fileLock.isStillNamedByPath {
+                stored = known
+            } else {
+                stored = try await load()
+            }
             guard stored == expected else { throw BearerError.storedCopyChanged(from: expected, to: stored) }
             try await write(state)
         }
@@ -48,10 +54,14 @@ extension FileSessionStore {
         /// ``prepareToSave()`` when there is some.
         public func write(_ state: AuthState) async throws {
             let data = try state.encoded()
-            // Until the write is known to have landed, the file's copy is unknown: a later save
-            // under this lock reads it again.
-            lock.withLock { knownCopy = nil }
-            try POSIXFile.writeAtomically(data, to: path, directory: folder, into: reservedSpace.take())
+            lock.withLock { knownCopy = .some(state) }
+            do {
+                try POSIXFile.writeAtomically(data, to: path, directory: folder, into: reservedSpace.take())
+            } catch {
+                // The file's copy is unknown now: a later save under this lock reads it again.
+                lock.withLock { knownCopy = nil }
+                throw error
+            }
         }
 
         /// Removes the session file.

@@ -38,6 +38,10 @@ extension POSIXFile {
                 return lock
             }
             lock.unlock()
+            guard clock.now < deadline else {
+                throw BearerError.storageFailure(
+                    "The lock file \(path) keeps being removed or replaced; stop whatever removes it, then try again.")
+            }
         }
     }
 

@@ -88,6 +88,35 @@ struct StaleSaveTests {
         #expect(await transport.requests(toPathEnding: "/revoke").isEmpty)
     }
 
+    @Test("A copy another process marked after spending the refresh token this one rotated is overwritten")
+    func markedWithSpentTokenIsOverwritten() async throws {
+        let (session, store, transport, _) = try await Self.unsavedSession()
+        let marked = Self.user1.markingSignInRequired(OAuthError(code: .invalidGrant, statusCode: 400))
+        try await store.save(marked, key: "main")
+        #expect(try await session.validAccessToken() == AccessToken("at-2"), "the live grant is used")
+        #expect(try await store.load(key: "main")?.refreshToken == RefreshToken("rt-2"), "and saved over the mark")
+        #expect(await transport.requests(toPathEnding: "/revoke").isEmpty)
+    }
+
+    @Test("A new sign-in whose save failed is saved over the same account's copy stored since")
+    func newSignInKeptOverSameAccount() async throws {
+        let store = FaultyStore()
+        let transport = RecordingTransport(replies: [])
+        let session = try await AuthSession.save(
+            Self.user1, to: store, key: "main", transport: transport, clock: .fixed(Fixtures.epoch))
+        var signedInAgain = Self.user1
+        signedInAgain.accessToken = AccessToken("at-new")
+        signedInAgain.refreshToken = RefreshToken("rt-new")
+        await store.setFailsSaves(true)
+        await #expect(throws: BearerError.self) { try await session.replace(with: signedInAgain) }
+        await store.setFailsSaves(false)
+        var refreshedElsewhere = Self.user1
+        refreshedElsewhere.accessToken = AccessToken("at-9")
+        try await store.save(refreshedElsewhere, key: "main")
+        #expect(try await session.validAccessToken() == AccessToken("at-new"))
+        #expect(try await store.load(key: "main")?.refreshToken == RefreshToken("rt-new"), "the new grant is kept")
+    }
+
     @Test("A save through the access is refused when the stored copy is not the one named")
     func accessRefusesStaleSave() async throws {
         let store = InMemorySessionStore()
