@@ -58,20 +58,15 @@ public struct PendingSignIn: Sendable, Hashable, Codable {
         case tokenParameters = "token_parameters"
     }
 
-    /// Decodes a stored pending sign-in, checking it as ``AuthSession/beginSignIn(to:as:scopes:redirectURI:additionalParameters:tokenParameters:clock:)``
-    /// checks a new one: an https authorization endpoint (or loopback http where the server
-    /// allows it), scopes of RFC 6749 §3.3, and `state` and PKCE values of the lengths Bearer makes.
+    /// Decodes a stored pending sign-in; its request is checked as a new one is (see
+    /// ``AuthorizationRequest/init(from:)``): an https authorization endpoint (or loopback http
+    /// where the server allows it), scopes of RFC 6749 §3.3, and `state`, nonce and PKCE values of
+    /// the kind Bearer makes.
     ///
     /// - Throws: `DecodingError` for a malformed record; ``BearerError`` when a check fails.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let request = try container.decode(AuthorizationRequest.self, forKey: .request)
-        try request.server.checkSecure(request.server.authorizationEndpoint)
-        try Scopes.check(request.scopes)
-        guard request.state.utf8.count >= 43, Base64URL.decode(request.state) != nil else {
-            throw BearerError.invalidConfiguration(
-                "The stored pending sign-in's state is not one Bearer made; start the sign-in again.")
-        }
         self.init(
             request: request,
             key: try container.decode(String.self, forKey: .key),
