@@ -22,7 +22,17 @@ let package = Package(
     ],
     targets: [
         .target(name: "BearerCore"),
-        .target(name: "Bearer", dependencies: ["BearerCore"]),
+        // DPoP proofs are signed by CryptoKit on Apple platforms and by OpenSSL's libcrypto on Linux
+        // (a system library found with pkg-config), linked only where the networking library is.
+        .systemLibrary(
+            name: "CLibCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(
+            name: "Bearer",
+            dependencies: ["BearerCore", .target(name: "CLibCrypto", condition: .when(platforms: [.linux]))]
+        ),
         .target(name: "BearerMigration", dependencies: ["BearerCore", "Bearer"], path: "Migration"),
         .target(name: "BearerTesting", dependencies: ["BearerCore", "Bearer"]),
         .target(

@@ -7,7 +7,8 @@ public import Foundation
 
 extension AuthSession: Authorizer {
     /// Returns `request` with `Authorization: Bearer`, refreshing first when the token is within
-    /// the leeway of expiry.
+    /// the leeway of expiry; a DPoP session's request gets `Authorization: DPoP` and a new `DPoP`
+    /// proof for its method and URL (RFC 9449 §7.1), which is good for this one request.
     ///
     /// - Parameter request: The request.
     /// - Returns: The authorized request, with every other setting of `request` kept.
@@ -16,7 +17,10 @@ extension AuthSession: Authorizer {
     public func authorize(_ request: URLRequest) async throws -> URLRequest {
         try await funnel {
             var authorized = request
-            authorized.setBearerToken(try await self.bearerToken(for: request.url))
+            let fields = try await self.authorizationHeaderFields(
+                method: request.httpMethod ?? "GET", url: request.url)
+            authorized.setValue(fields["Authorization"], forHTTPHeaderField: "Authorization")
+            authorized.setValue(fields["DPoP"], forHTTPHeaderField: "DPoP")
             return authorized
         }
     }

@@ -1,3 +1,4 @@
+@_spi(Bridge) import BearerCore
 public import Foundation
 
 extension AuthSession {
@@ -26,6 +27,7 @@ extension AuthSession {
     ) async throws -> AuthSession {
         try await finishSignIn(
             redirect: redirect, pendingSignIns: pendingSignIns, store: store, key: key, lifetime: lifetime,
-            transport: URLSessionTransport.shared, clock: clock, configuration: configuration)
+            transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
+            defaultDPoPKeys: PlatformDPoPKeys())
     }
 }

@@ -1,8 +1,10 @@
+@_spi(Bridge) import BearerCore
 import Foundation
 
 // The entry points of BearerCore take the transport that sends their requests; these are the same
 // calls with the process's one shared ``URLSessionTransport``, which is what almost every app wants:
-// one connection pool, not a new `URLSession` (and new connections) per call.
+// one connection pool, not a new `URLSession` (and new connections) per call. They also give the
+// sessions the platform's DPoP keys (``PlatformDPoPKeys``) where the configuration names none.
 
 extension AuthSession {
     /// Signs in with one call, sending requests with the process's one shared ``URLSessionTransport``: see
@@ -37,7 +39,8 @@ extension AuthSession {
         try await signIn(
             to: server, as: client, scopes: scopes, using: agent, store: store, key: key,
             additionalParameters: additionalParameters, tokenParameters: tokenParameters,
-            transport: URLSessionTransport.shared, clock: clock, configuration: configuration)
+            transport: URLSessionTransport.shared, clock: clock,
+            configuration: .resolved(configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys()))
     }
 
     /// Signs in with the device authorization grant (RFC 8628), sending requests with the process's one shared
@@ -67,7 +70,8 @@ extension AuthSession {
     ) async throws -> AuthSession {
         try await signInWithDeviceCode(
             to: server, as: client, scopes: scopes, store: store, key: key, transport: URLSessionTransport.shared,
-            clock: clock, configuration: configuration, progress: progress)
+            clock: clock, configuration: .resolved(configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys()),
+            progress: progress)
     }
 
     /// Restores the session saved under `key`, sending requests with the process's one shared
@@ -87,7 +91,8 @@ extension AuthSession {
         configuration: Configuration? = nil
     ) async throws -> AuthSession? {
         try await restore(
-            key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration)
+            key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
+            defaultDPoPKeys: PlatformDPoPKeys())
     }
 
     /// Saves a session that did not come from a sign-in (tokens obtained elsewhere: see
@@ -111,7 +116,7 @@ extension AuthSession {
     ) async throws -> AuthSession {
         try await save(
             state, to: store, key: key, transport: URLSessionTransport.shared, clock: clock,
-            configuration: configuration)
+            configuration: .resolved(configuration, for: state.server, defaultDPoPKeys: PlatformDPoPKeys()))
     }
 }
 

@@ -64,8 +64,15 @@ extension AuthorizationServer {
             userinfoEndpoint: optionalEndpoint("userinfo_endpoint"),
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?
                 .boolValue ?? false,
-            allowsInsecureLoopback: allowingInsecureLoopback
+            allowsInsecureLoopback: allowingInsecureLoopback,
+            dpopSigningAlgorithms: Self.strings(document["dpop_signing_alg_values_supported"])
         )
+    }
+
+    /// The strings of a metadata array, or `nil` when it is absent or not an array.
+    private static func strings(_ value: JSONValue?) -> [String]? {
+        guard case .array(let values)? = value else { return nil }
+        return values.compactMap(\.stringValue)
     }
 
     /// The OpenID Connect and RFC 8414 metadata URLs for an issuer, in the order to try them.

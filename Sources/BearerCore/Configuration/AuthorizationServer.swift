@@ -27,6 +27,10 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     /// Whether plain-http endpoints on a loopback address (127.0.0.0/8, `::1`, `localhost`) are
     /// allowed, for tests and local development. Other http endpoints are always refused.
     public var allowsInsecureLoopback: Bool
+    /// The DPoP proof algorithms the server accepts (`dpop_signing_alg_values_supported`, RFC 9449
+    /// §5.1), or `nil` when its metadata does not say. A sign-in uses DPoP by default where this
+    /// holds `ES256` (see ``DPoPSettings``).
+    public var dpopSigningAlgorithms: [String]?
 
     /// Creates a server configuration.
     ///
@@ -39,6 +43,7 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     ///   - userinfoEndpoint: The UserInfo endpoint, if any.
     ///   - sendsIssuerInAuthorizationResponse: Whether redirects always carry `iss` (RFC 9207).
     ///   - allowsInsecureLoopback: Whether http endpoints on loopback addresses are allowed.
+    ///   - dpopSigningAlgorithms: The DPoP proof algorithms the server accepts, if it says.
     public init(
         issuer: URL,
         authorizationEndpoint: URL,
@@ -47,7 +52,8 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
         deviceAuthorizationEndpoint: URL? = nil,
         userinfoEndpoint: URL? = nil,
         sendsIssuerInAuthorizationResponse: Bool = false,
-        allowsInsecureLoopback: Bool = false
+        allowsInsecureLoopback: Bool = false,
+        dpopSigningAlgorithms: [String]? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -57,6 +63,7 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
         self.userinfoEndpoint = userinfoEndpoint
         self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
         self.allowsInsecureLoopback = allowsInsecureLoopback
+        self.dpopSigningAlgorithms = dpopSigningAlgorithms
     }
 
     /// Checks that `url` may carry credentials to this server: https, or http on a loopback

@@ -22,6 +22,7 @@ extension BearerError {
             case storedCopyChanged
             case timedOut
             case agentFailed
+            case proofOfPossession
         }
 
         private let base: Base
@@ -101,5 +102,10 @@ extension BearerError {
         /// An authorization agent could not show the sign-in page (no window to present over, no
         /// browser to open); see ``AuthorizationAgent``.
         public static let agentFailed = Kind(.agentFailed)
+
+        /// A session's DPoP key (RFC 9449) is missing from its record, cannot be rebuilt by the
+        /// configured ``DPoPKeySource``, or cannot sign; or a server bound a token to another key.
+        /// The session is kept as it is: nothing bound to the key is sent without it.
+        public static let proofOfPossession = Kind(.proofOfPossession)
     }
 }

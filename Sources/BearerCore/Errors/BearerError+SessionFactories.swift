@@ -253,4 +253,26 @@ extension BearerError {
             kind: .agentFailed, reason: reason, retryAfter: retryAfter, underlyingError: underlyingError, file: file,
             line: line)
     }
+
+    /// A session's DPoP key is missing, cannot be rebuilt or cannot sign, or a token is bound to
+    /// another key; see ``Kind/proofOfPossession``.
+    ///
+    /// - Parameters:
+    ///   - reason: What went wrong and what to do; never include a token or a key.
+    ///   - retryAfter: How long the server asked clients to wait, if it said.
+    ///   - underlyingError: The error that caused this one, if any.
+    ///   - file: The raising file.
+    ///   - line: The raising line.
+    /// - Returns: The error.
+    public static func proofOfPossession(
+        _ reason: String,
+        retryAfter: TimeInterval? = nil,
+        underlyingError: (any Error)? = nil,
+        file: String = #fileID,
+        line: UInt = #line
+    ) -> BearerError {
+        BearerError(
+            kind: .proofOfPossession, reason: reason, retryAfter: retryAfter, underlyingError: underlyingError,
+            file: file, line: line)
+    }
 }

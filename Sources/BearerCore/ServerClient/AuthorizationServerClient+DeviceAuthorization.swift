@@ -40,12 +40,14 @@ extension AuthorizationServerClient {
     ///   - device: The codes the server issued.
     ///   - progress: Told before each wait how long the code has left, and of each slow-down;
     ///     awaited before the wait begins.
+    ///   - proofKey: The key a DPoP sign-in binds the grant to; each poll carries a proof.
     /// - Returns: The signed-in session (a grant whose ID token fails its checks is revoked).
     /// - Throws: ``OAuthError`` `access_denied` or `expired_token`; ``BearerError/Kind/timedOut``
     ///   when the codes expire; other errors of the token endpoint.
     func waitForApproval(
         of device: DeviceAuthorization,
-        progress: @Sendable (DeviceSignInProgress) async -> Void = { _ in }
+        progress: @Sendable (DeviceSignInProgress) async -> Void = { _ in },
+        provingWith proofKey: (any DPoPKey)? = nil
     ) async throws -> AuthState {
         var interval = device.interval
         let request = device.tokenRequest
@@ -58,7 +60,7 @@ extension AuthorizationServerClient {
             await progress(.waiting(secondsLeft: left))
             try await clock.sleep(for: .milliseconds(Int64(min(interval, left) * 1000)))
             do {
-                let answer = try await token(request)
+                let answer = try await token(request, provingWith: proofKey)
                 return try await acceptGrant(answer, from: device.server, to: device.client) {
                     try AuthState(
                         tokenResponse: $0,
@@ -67,7 +69,7 @@ extension AuthorizationServerClient {
                         requestedScopes: device.scopes,
                         nonce: nil,
                         clock: clock
-                    )
+                    ).bound(as: $0, to: proofKey?.record, requiringDPoP: dpop?.use == .required)
                 }
             } catch let error as OAuthError where error.code == .authorizationPending {
                 continue

@@ -12,11 +12,13 @@ extension AuthorizationServerClient {
     /// - Returns: The token response; see ``TokenResponse`` for what it keeps of a malformed answer.
     /// - Throws: ``OAuthError`` when the server reports an error; ``BearerError`` when the endpoint
     ///   is not secure, cannot be reached, or answers something other than a token response.
-    func token(_ request: TokenRequest) async throws -> TokenResponse {
+    func token(_ request: TokenRequest, provingWith proofKey: (any DPoPKey)? = nil) async throws -> TokenResponse {
         let response = try await postForm(
-            request.parameters, to: request.endpoint, server: request.server, client: request.client)
+            request.parameters, to: request.endpoint, server: request.server, client: request.client,
+            provingWith: proofKey)
         return try TokenResponse(
-            json: Self.jsonObject(from: response, endpointName: "token endpoint", now: clock.now())
+            json: Self.jsonObject(from: response, endpointName: "token endpoint", now: clock.now()),
+            proofSent: proofKey != nil
         )
     }
 
@@ -39,7 +41,8 @@ extension AuthorizationServerClient {
     ) async throws -> AuthState {
         let request = try state.refreshRequest(
             scopes: scopes, additionalParameters: additionalParameters, at: clock.now())
-        return state.applying(refresh: try await token(request), requestedScopes: scopes, clock: clock)
+        let answer = try await token(request, provingWith: try proofKey(of: state))
+        return state.applying(refresh: answer, requestedScopes: scopes, clock: clock)
     }
 
     /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5) and makes the
@@ -50,18 +53,22 @@ extension AuthorizationServerClient {
     ///   - request: The request it answers.
     ///   - additionalParameters: Extra body parameters (RFC 8707 `resource`, `audience`); they
     ///     cannot replace the standard ones.
+    ///   - proofKey: The key a DPoP sign-in binds the grant to (see ``newGrantKey(at:)``).
     /// - Returns: The new session.
     /// - Throws: ``OAuthError`` from the server (`invalid_grant` for a wrong verifier or a used
     ///   code), or ``BearerError``.
     func exchange(
         _ response: AuthorizationResponse,
         for request: AuthorizationRequest,
-        additionalParameters: [String: String] = [:]
+        additionalParameters: [String: String] = [:],
+        provingWith proofKey: (any DPoPKey)? = nil
     ) async throws -> AuthState {
         let answer = try await token(
-            .authorizationCode(response, for: request, additionalParameters: additionalParameters))
+            .authorizationCode(response, for: request, additionalParameters: additionalParameters),
+            provingWith: proofKey)
         var state = try await acceptGrant(answer, from: request.server, to: request.client) {
             try AuthState(tokenResponse: $0, request: request, clock: clock)
+                .bound(as: $0, to: proofKey?.record, requiringDPoP: dpop?.use == .required)
         }
         state.authorizationResponseParameters = response.additionalParameters
         return state
@@ -77,6 +84,30 @@ extension AuthorizationServerClient {
     ///   - client: The client it was issued to.
     ///   - accept: Checks the answer and makes the session.
     /// - Returns: The session.
+    /// A new key for a sign-in at `server`, when the client's ``DPoPSettings`` bind new grants
+    /// there; `nil` for a Bearer sign-in.
+    ///
+    /// - Throws: ``BearerError/Kind/proofOfPossession`` when DPoP is required and no key can be
+    ///   made (no key source configured, or the source failed).
+    func newGrantKey(at server: AuthorizationServer) async throws -> (any DPoPKey)? {
+        guard let dpop, dpop.signInUsesDPoP(at: server) else { return nil }
+        guard let keys = dpop.keys else {
+            guard dpop.use == .required else { return nil }
+            throw BearerError.proofOfPossession(
+                "DPoP is required (DPoPSettings.use) but no key source is configured (DPoPSettings.keys); "
+                    + "configure PlatformDPoPKeys() from Bearer, or your own. Nothing was sent.")
+        }
+        do {
+            return try await keys.makeKey()
+        } catch let error as BearerError {
+            throw error
+        } catch {
+            throw BearerError.proofOfPossession(
+                "No DPoP key could be made for the sign-in (\(type(of: error))); nothing was sent.",
+                underlyingError: error)
+        }
+    }
+
     func acceptGrant(
         _ response: TokenResponse,
         from server: AuthorizationServer,

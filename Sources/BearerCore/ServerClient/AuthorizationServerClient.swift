@@ -26,6 +26,8 @@ public struct AuthorizationServerClient: Sendable {
     /// When a request must have its answer: the end of the store's claim on the session while it
     /// is held (see ``ExclusiveSessionAccess/exchangeDeadline``), read again while waiting.
     let deadline: @Sendable () -> ContinuousClock.Instant?
+    /// Where DPoP keys come from and the nonces servers sent; `nil` makes no proof.
+    let dpop: DPoPSettings?
 
     /// Creates a client.
     ///
@@ -33,23 +35,26 @@ public struct AuthorizationServerClient: Sendable {
     ///   - transport: Sends the requests.
     ///   - clock: Gives the time of receipt, and the device flow's waits.
     public init(transport: any HTTPTransport, clock: WallClock = .system) {
-        self.init(transport: transport, clock: clock, deadline: { nil })
+        self.init(transport: transport, clock: clock, dpop: nil, deadline: { nil })
     }
 
-    /// Creates a client whose requests are given up at `deadline`.
+    /// Creates a client that proves possession of DPoP keys from `dpop`, and whose requests are
+    /// given up at `deadline`.
     init(
         transport: any HTTPTransport,
         clock: WallClock,
-        deadline: @escaping @Sendable () -> ContinuousClock.Instant?
+        dpop: DPoPSettings?,
+        deadline: @escaping @Sendable () -> ContinuousClock.Instant? = { nil }
     ) {
         self.transport = transport
         self.clock = clock
+        self.dpop = dpop
         self.deadline = deadline
     }
 
     /// A client whose requests are given up when `access`'s claim on the session ends.
     func bounded(by access: some ExclusiveSessionAccess) -> AuthorizationServerClient {
-        AuthorizationServerClient(transport: transport, clock: clock) { access.exchangeDeadline }
+        AuthorizationServerClient(transport: transport, clock: clock, dpop: dpop) { access.exchangeDeadline }
     }
 
     /// Sends `request` to the server, reading at most ``maximumBodySize`` bytes of answer; a
@@ -67,19 +72,30 @@ public struct AuthorizationServerClient: Sendable {
         }
     }
 
-    /// POSTs `parameters` to `url`, authenticated as `client` at `server`.
+    /// POSTs `parameters` to `url`, authenticated as `client` at `server`, with a DPoP proof by
+    /// `proofKey` when one is given (sent once more with the server's new nonce when it asks).
     func postForm(
         _ parameters: [FormParameter],
         to url: URL,
         server: AuthorizationServer,
         client: Client,
-        alwaysSendingClientID: Bool = false
+        alwaysSendingClientID: Bool = false,
+        provingWith proofKey: (any DPoPKey)? = nil
     ) async throws -> TransportResponse {
         try EndpointSecurity.check(url, allowingInsecureLoopback: server.allowsInsecureLoopback)
-        return try await send(
-            Self.formPost(
-                to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
-        )
+        let request = Self.formPost(
+            to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
+        guard let proofKey else { return try await send(request) }
+        let prover = DPoPProver(key: proofKey, nonces: (dpop ?? DPoPSettings()).nonces, clock: clock)
+        return try await prover.send(request, presenting: nil) { try await send($0) }
+    }
+
+    /// The key `state`'s grant is bound to, or `nil` for a Bearer grant.
+    ///
+    /// - Throws: ``BearerError/Kind/proofOfPossession`` when the grant is bound but its key is
+    ///   missing or cannot be rebuilt: nothing bound to it is sent without it.
+    func proofKey(of state: AuthState) throws -> (any DPoPKey)? {
+        try (dpop ?? DPoPSettings()).key(of: state)
     }
 
     /// Runs `exchange`, giving it up when ``deadline`` passes.

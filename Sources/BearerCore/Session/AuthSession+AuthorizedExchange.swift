@@ -4,8 +4,8 @@
     import Foundation
 #endif
 
-// Sending an authorized request and reading the resource server's Bearer challenge (RFC 6750 §3):
-// one retry on `invalid_token`, a typed error for `insufficient_scope`.
+// Sending an authorized request and reading the resource server's challenge (RFC 6750 §3, RFC
+// 9449 §7.1): one retry on `invalid_token`, a typed error for `insufficient_scope`.
 extension AuthSession {
     /// Sends `authorized`; on `401` with `error="invalid_token"`, sends what `reauthorize` returns
     /// once (nothing when it returns `nil`).
@@ -23,28 +23,35 @@ extension AuthSession {
         reauthorize: @Sendable () async throws -> TransportRequest?
     ) async throws -> TransportResponse {
         var response = try await sendToResource(authorized, using: transport)
-        if response.status == 401, challenge(of: response)?.error == OAuthError.Code.invalidToken.rawValue,
-            let retry = try await reauthorize()
-        {
+        if rejectsToken(response), let retry = try await reauthorize() {
             response = try await sendToResource(retry, using: transport)
         }
-        if response.status == 403, let challenge = challenge(of: response),
-            challenge.error == OAuthError.Code.insufficientScope.rawValue
-        {
-            throw OAuthError(
-                code: .insufficientScope,
-                errorDescription: challenge.errorDescription,
-                statusCode: 403,
-                requiredScopes: challenge.scopes,
-                challenge: challenge
-            )
-        }
+        try checkScope(of: response)
         return response
+    }
+
+    /// Whether `response` is a `401` whose challenge says `invalid_token`.
+    static func rejectsToken(_ response: TransportResponse) -> Bool {
+        response.status == 401 && challenge(of: response)?.error == OAuthError.Code.invalidToken.rawValue
+    }
+
+    /// Throws ``OAuthError`` `insufficient_scope` for a `403` whose challenge names that error.
+    static func checkScope(of response: TransportResponse) throws {
+        guard response.status == 403, let challenge = challenge(of: response),
+            challenge.error == OAuthError.Code.insufficientScope.rawValue
+        else { return }
+        throw OAuthError(
+            code: .insufficientScope,
+            errorDescription: challenge.errorDescription,
+            statusCode: 403,
+            requiredScopes: challenge.scopes,
+            challenge: challenge
+        )
     }
 
     /// Sends a request to a resource server, reading its answer whole; a failure to get any
     /// answer is ``BearerError/Kind/network``.
-    private static func sendToResource(
+    static func sendToResource(
         _ request: TransportRequest,
         using transport: some HTTPTransport
     ) async throws -> TransportResponse {
@@ -55,7 +62,9 @@ extension AuthSession {
         }
     }
 
+    /// The `Bearer` challenge of `response`, else its `DPoP` challenge.
     private static func challenge(of response: TransportResponse) -> BearerChallenge? {
-        response.headerFields["WWW-Authenticate"].flatMap(BearerChallenge.init(header:))
+        guard let header = response.headerFields["WWW-Authenticate"] else { return nil }
+        return BearerChallenge(header: header) ?? BearerChallenge(header: header, scheme: "DPoP")
     }
 }

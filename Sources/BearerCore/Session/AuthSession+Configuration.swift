@@ -23,6 +23,9 @@ extension AuthSession {
         /// Rewrites every error a session method throws before the caller gets it (for example to
         /// map it to an app error).
         public var rewriteError: @Sendable (any Error) -> any Error
+        /// When sign-ins bind their grants to a DPoP key (RFC 9449), where keys come from, and the
+        /// nonces servers sent; ``DPoPSettings/Use/whenAdvertised`` with no key source by default.
+        public var dpop: DPoPSettings
         /// Told when a refresh request is sent and when its outcome is saved or it failed (the
         /// `bearer` tool holds back termination signals in between); `nil` by default.
         @_spi(CommandLine) public var refreshCriticalSection: (any RefreshCriticalSection)?
@@ -35,12 +38,15 @@ extension AuthSession {
         ///   - refreshLeeway: How long before expiry to refresh.
         ///   - additionalRefreshParameters: Extra refresh parameters.
         ///   - rewriteError: Error rewriting.
+        ///   - dpop: When sign-ins use DPoP, and where keys come from.
         public init(
             allowedHosts: [String]? = nil,
             refreshLeeway: TimeInterval = AuthState.defaultRefreshLeeway,
             additionalRefreshParameters: @escaping @Sendable (AuthState) -> [String: String] = { _ in [:] },
-            rewriteError: @escaping @Sendable (any Error) -> any Error = { $0 }
+            rewriteError: @escaping @Sendable (any Error) -> any Error = { $0 },
+            dpop: DPoPSettings = DPoPSettings()
         ) {
+            self.dpop = dpop
             self.allowedHosts = allowedHosts
             self.refreshLeeway = refreshLeeway
             self.additionalRefreshParameters = additionalRefreshParameters
@@ -58,5 +64,19 @@ extension AuthSession {
         public static func recommended(for server: AuthorizationServer) -> Configuration {
             server.isGoogle ? .google : Configuration()
         }
+    }
+}
+
+extension AuthSession.Configuration {
+    /// `configuration`, else the one recommended for `server`, with `keys` as its DPoP key source
+    /// when it has none: how `import Bearer`'s entry points give sessions the platform's keys.
+    @_spi(Bridge) public static func resolved(
+        _ configuration: Self?,
+        for server: AuthorizationServer,
+        defaultDPoPKeys keys: (any DPoPKeySource)?
+    ) -> Self {
+        var resolved = configuration ?? .recommended(for: server)
+        if resolved.dpop.keys == nil { resolved.dpop.keys = keys }
+        return resolved
     }
 }

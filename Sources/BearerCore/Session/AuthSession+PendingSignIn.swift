@@ -72,6 +72,24 @@ extension AuthSession {
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession {
+        try await finishSignIn(
+            redirect: redirect, pendingSignIns: pendingSignIns, store: store, key: key, lifetime: lifetime,
+            transport: transport, clock: clock, configuration: configuration, defaultDPoPKeys: nil)
+    }
+
+    /// Finishes the sign-in `redirect` answers, with `defaultDPoPKeys` as the DPoP key source when
+    /// the configuration has none.
+    @_spi(Bridge) public static func finishSignIn(
+        redirect: URL,
+        pendingSignIns: some PendingSignInStore,
+        store: any SessionStore,
+        key: String,
+        lifetime: Duration,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration?,
+        defaultDPoPKeys: (any DPoPKeySource)?
+    ) async throws -> AuthSession {
         let state = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?
             .first { $0.name == "state" }?.value
         guard let state, !state.isEmpty, let pending = try await pendingSignIns.takePendingSignIn(state: state) else {
@@ -81,7 +99,8 @@ extension AuthSession {
         }
         return try await finishSignIn(
             pending, redirect: redirect, store: store, key: key, lifetime: lifetime, transport: transport,
-            clock: clock, configuration: configuration)
+            clock: clock,
+            configuration: .resolved(configuration, for: pending.request.server, defaultDPoPKeys: defaultDPoPKeys))
     }
 
     /// Finishes `pending` with the callback `redirect`. The caller must make sure each pending
@@ -123,9 +142,10 @@ extension AuthSession {
         let state: AuthState
         do {
             let response = try AuthorizationResponse(redirect: redirect, for: pending.request)
-            let serverClient = AuthorizationServerClient(transport: transport, clock: clock)
+            let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
             let granted = try await serverClient.exchange(
-                response, for: pending.request, additionalParameters: pending.tokenParameters)
+                response, for: pending.request, additionalParameters: pending.tokenParameters,
+                provingWith: try await serverClient.newGrantKey(at: pending.request.server))
             state = await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)

@@ -56,8 +56,10 @@ extension AuthSession {
         tokenParameters: [String: String] = [:]
     ) async throws -> AuthState {
         try await funnel {
+            // The new grant is bound to the session's key, so the merged session keeps one key.
             let grant = try await self.serverClient.exchange(
-                response, for: request, additionalParameters: tokenParameters)
+                response, for: request, additionalParameters: tokenParameters,
+                provingWith: try self.serverClient.proofKey(of: self.machine.state))
             do {
                 return try await self.withStoreLock { access in try await self.mergeHoldingLock(grant, access) }
             } catch let error as BearerError where error.kind == .userMismatch {

@@ -53,17 +53,22 @@ extension AuthSession {
         let configuration = configuration ?? .recommended(for: server)
         let state: AuthState
         do {
+            let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+            // A DPoP sign-in's key is made first, so the code is bound to it too (RFC 9449 §10).
+            let proofKey = try await serverClient.newGrantKey(at: server)
+            var parameters = additionalParameters
+            if let proofKey { parameters["dpop_jkt"] = proofKey.record.thumbprint }
             let request = try AuthorizationRequest(
                 server: server,
                 client: client,
                 scopes: scopes,
                 redirectURI: agent.redirectURI,
-                additionalParameters: additionalParameters
+                additionalParameters: parameters
             )
             let redirect = try await agent.present(request)
             let response = try AuthorizationResponse(redirect: redirect, for: request)
-            let serverClient = AuthorizationServerClient(transport: transport, clock: clock)
-            let granted = try await serverClient.exchange(response, for: request, additionalParameters: tokenParameters)
+            let granted = try await serverClient.exchange(
+                response, for: request, additionalParameters: tokenParameters, provingWith: proofKey)
             state = await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)
@@ -115,10 +120,11 @@ extension AuthSession {
         let configuration = configuration ?? .recommended(for: server)
         let state: AuthState
         do {
-            let serverClient = AuthorizationServerClient(transport: transport, clock: clock)
+            let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+            let proofKey = try await serverClient.newGrantKey(at: server)
             let device = try await serverClient.startDeviceAuthorization(at: server, as: client, scopes: scopes)
             await progress(.codeIssued(device.verification))
-            let granted = try await serverClient.waitForApproval(of: device, progress: progress)
+            let granted = try await serverClient.waitForApproval(of: device, progress: progress, provingWith: proofKey)
             state = await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)

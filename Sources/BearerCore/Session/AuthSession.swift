@@ -41,7 +41,9 @@ public actor AuthSession {
     let clock: WallClock
     var machine: StateMachine
     /// Talks to the session's authorization server.
-    var serverClient: AuthorizationServerClient { AuthorizationServerClient(transport: transport, clock: clock) }
+    var serverClient: AuthorizationServerClient {
+        AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+    }
     private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
 
     private init(
@@ -112,6 +114,21 @@ public actor AuthSession {
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession? {
+        try await restore(
+            key: key, from: store, transport: transport, clock: clock, configuration: configuration,
+            defaultDPoPKeys: nil)
+    }
+
+    /// Restores the session saved under `key`, with `defaultDPoPKeys` as the DPoP key source when
+    /// the configuration has none.
+    @_spi(Bridge) public static func restore(
+        key: String,
+        from store: any SessionStore,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration?,
+        defaultDPoPKeys: (any DPoPKeySource)?
+    ) async throws -> AuthSession? {
         let stored: AuthState?
         do {
             stored = try await store.load(key: key)
@@ -125,7 +142,7 @@ public actor AuthSession {
             key: key,
             transport: transport,
             clock: clock,
-            configuration: configuration ?? .recommended(for: stored.server)
+            configuration: .resolved(configuration, for: stored.server, defaultDPoPKeys: defaultDPoPKeys)
         )
     }
 
@@ -150,19 +167,17 @@ public actor AuthSession {
     /// - Throws: ``BearerError`` when the URL may not receive a token, when the user must sign in
     ///   again, or when a refresh fails; an ``OAuthError`` the server reported.
     public func authorize(_ request: TransportRequest) async throws -> TransportRequest {
-        try await funnel {
-            var authorized = request
-            authorized.setBearerToken(try await self.bearerToken(for: request.url))
-            return authorized
-        }
+        try await funnel { try await self.presentation(for: request.url).stamped(request) }
     }
 
     /// Authorizes and sends `request` with the session's transport.
     ///
-    /// On `401` with `WWW-Authenticate: Bearer error="invalid_token"` the token is refreshed once
-    /// (unless another task already replaced it) and the request retried once. A `403` with
-    /// `error="insufficient_scope"` becomes an ``OAuthError`` with code
-    /// ``OAuthError/Code/insufficientScope`` naming the scopes the server asked for.
+    /// On `401` with `WWW-Authenticate: Bearer error="invalid_token"` (or `DPoP error="invalid_token"`)
+    /// the token is refreshed once (unless another task already replaced it) and the request retried
+    /// once. A `403` with `error="insufficient_scope"` becomes an ``OAuthError`` with code
+    /// ``OAuthError/Code/insufficientScope`` naming the scopes the server asked for. A DPoP session's
+    /// request carries a new proof each time, with the resource's latest nonce, and is sent once
+    /// more when the resource asks for a new one (`use_dpop_nonce`).
     ///
     /// - Parameter request: The request.
     /// - Returns: The response of the last attempt.
@@ -170,14 +185,14 @@ public actor AuthSession {
     ///   ``OAuthError`` for `insufficient_scope`.
     public func data(for request: TransportRequest) async throws -> TransportResponse {
         try await funnel {
-            let token = try await self.bearerToken(for: request.url)
-            var authorized = request
-            authorized.setBearerToken(token)
-            return try await Self.sendAuthorized(authorized, using: self.transport) {
-                var retry = request
-                retry.setBearerToken(try await self.freshAccessToken(.otherThan(token)))
-                return retry
+            let presentation = try await self.presentation(for: request.url)
+            var response = try await presentation.send(request, using: self.transport)
+            if Self.rejectsToken(response) {
+                let again = try await self.presentation(for: request.url, .otherThan(presentation.token))
+                response = try await again.send(request, using: self.transport)
             }
+            try Self.checkScope(of: response)
+            return response
         }
     }
 
@@ -211,15 +226,16 @@ public actor AuthSession {
         }
     }
 
-    /// A fresh token for a request to `url`, once `url` is known to be allowed one: https (or
-    /// allowed loopback http) and, when configured, an allowed host.
-    @_spi(Bridge) public func bearerToken(for url: URL?) async throws -> AccessToken {
-        try EndpointSecurity.checkDestination(
-            url,
-            allowedHosts: configuration.allowedHosts,
-            allowingInsecureLoopback: machine.state.server.allowsInsecureLoopback
-        )
-        return try await freshAccessToken()
+    /// The header fields that authorize a `method` request to `url` with a fresh token, once `url`
+    /// is known to be allowed one (https, or allowed loopback http, and an allowed host):
+    /// `Authorization: Bearer …`, or `Authorization: DPoP …` and a new `DPoP` proof.
+    @_spi(Bridge) public func authorizationHeaderFields(method: String, url: URL?) async throws -> HTTPHeaderFields {
+        let presentation = try await presentation(for: url)
+        guard let url else { return [:] }
+        let stamped = try await presentation.stamped(TransportRequest(method: .init(rawValue: method), url: url))
+        var fields: HTTPHeaderFields = [:]
+        for name in ["Authorization", "DPoP"] { fields[name] = stamped.headerFields[name] }
+        return fields
     }
 
     // MARK: - Changes

@@ -26,6 +26,18 @@ public struct BearerChallenge: Sendable, Hashable {
     /// - Parameter header: The `WWW-Authenticate` value.
     /// - Returns: The challenge, or `nil` when there is no `Bearer` challenge.
     public init?(header: String) {
+        self.init(header: header, scheme: "Bearer")
+    }
+
+    /// Finds the challenge of `scheme` in a header value that may hold several challenges, such
+    /// as a `DPoP` challenge (RFC 9449 §7.1), whose parameters are read the same way.
+    ///
+    /// - Parameters:
+    ///   - header: The `WWW-Authenticate` value.
+    ///   - scheme: The scheme, compared case-insensitively (RFC 9110 §11.1).
+    /// - Returns: The challenge, or `nil` when there is none of `scheme`.
+    public init?(header: String, scheme: String) {
+        let scheme = scheme.lowercased()
         var scanner = ChallengeScanner(Array(header.utf8))
         var inBearer = false
         var found = false
@@ -35,7 +47,7 @@ public struct BearerChallenge: Sendable, Hashable {
                 let value = scanner.nextValue()
                 if inBearer { parameters[token.lowercased()] = value }
             } else {
-                inBearer = token.lowercased() == "bearer"
+                inBearer = token.lowercased() == scheme
                 if inBearer {
                     if found { break }
                     found = true

@@ -17,6 +17,8 @@ extension AuthState: Codable {
         case grantedScopes, requestedScopes, user, additionalParameters, metadata, authorizationResponseParameters
         case signInRequiredError = "signInRequiredError"
         case refreshTokenExpiresAt, idTokenRejection
+        case accessTokenType = "tokenType"
+        case dpopKey
     }
 
     private struct StoredRejection: Codable {
@@ -55,6 +57,9 @@ extension AuthState: Codable {
                 accessToken: try container.decodeIfPresent(AccessToken.self, forKey: .accessToken),
                 accessTokenExpiresAt: accessTokenExpiresAt,
                 accessTokenLifetime: accessTokenLifetime,
+                accessTokenType: try container.decodeIfPresent(AccessTokenType.self, forKey: .accessTokenType)
+                    ?? .bearer,
+                dpopKey: try container.decodeIfPresent(DPoPKeyRecord.self, forKey: .dpopKey),
                 refreshToken: try container.decodeIfPresent(RefreshToken.self, forKey: .refreshToken),
                 refreshTokenExpiresAt: refreshTokenExpiresAt,
                 idToken: try container.decodeIfPresent(IDToken.self, forKey: .idToken),
@@ -122,6 +127,10 @@ extension AuthState: Codable {
         try container.encodeIfPresent(accessToken, forKey: .accessToken)
         try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
         try container.encodeIfPresent(accessTokenLifetime, forKey: .accessTokenLifetime)
+        if accessTokenType != .bearer {
+            try container.encode(accessTokenType, forKey: .accessTokenType)
+        }
+        try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
         try container.encodeIfPresent(refreshTokenExpiresAt, forKey: .refreshTokenExpiresAt)
         try container.encodeIfPresent(idToken, forKey: .idToken)

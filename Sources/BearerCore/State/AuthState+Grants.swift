@@ -182,6 +182,8 @@ extension AuthState {
             next.grantedScopes = requestedScopes
         }
         next.additionalParameters = response.additionalParameters
+        // The grant keeps its key whatever type this token has: its refresh token stays bound.
+        next.accessTokenType = response.accessTokenType
         next.idTokenRejection = response.rejectedFields["id_token"]
         if let idToken = response.idToken {
             do {

@@ -61,7 +61,11 @@ extension AuthState {
             )
         }
         var merged = grant
-        if merged.refreshToken == nil { merged.refreshToken = refreshToken }
+        if merged.refreshToken == nil {
+            // The old refresh token stays, and with it the key it is bound to.
+            merged.refreshToken = refreshToken
+            if merged.dpopKey == nil { merged.dpopKey = dpopKey }
+        }
         if merged.user == nil { merged.user = user }
         if merged.idToken == nil { merged.idToken = idToken }
         merged.requestedScopes = Scopes.deduplicated(requestedScopes + grant.requestedScopes)

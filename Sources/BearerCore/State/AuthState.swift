@@ -42,6 +42,20 @@ public struct AuthState: Sendable, Hashable {
         get { storage.fields.accessTokenLifetime }
         set { fields.accessTokenLifetime = newValue }
     }
+    /// How requests present ``accessToken``: ``AccessTokenType/bearer`` (RFC 6750), or
+    /// ``AccessTokenType/dpop`` with a proof signed by ``dpopKey`` (RFC 9449), as the server said
+    /// when it issued the token.
+    public var accessTokenType: AccessTokenType {
+        get { storage.fields.accessTokenType }
+        set { fields.accessTokenType = newValue }
+    }
+    /// The DPoP key the grant is bound to, saved with the tokens in the same record; `nil` for a
+    /// Bearer grant. It lives exactly as long as the grant: a refresh keeps it, a new sign-in
+    /// replaces it.
+    public var dpopKey: DPoPKeyRecord? {
+        get { storage.fields.dpopKey }
+        set { fields.dpopKey = newValue }
+    }
     /// The refresh token, if any.
     public var refreshToken: RefreshToken? {
         get { storage.fields.refreshToken }
@@ -121,6 +135,8 @@ public struct AuthState: Sendable, Hashable {
         var accessToken: AccessToken?
         var accessTokenExpiresAt: Date?
         var accessTokenLifetime: TimeInterval?
+        var accessTokenType: AccessTokenType
+        var dpopKey: DPoPKeyRecord?
         var refreshToken: RefreshToken?
         var refreshTokenExpiresAt: Date?
         var idToken: IDToken?
@@ -154,6 +170,8 @@ public struct AuthState: Sendable, Hashable {
     ///   - accessToken: The access token.
     ///   - accessTokenExpiresAt: When it expires.
     ///   - accessTokenLifetime: Its lifetime as received.
+    ///   - accessTokenType: How requests present it.
+    ///   - dpopKey: The DPoP key the grant is bound to.
     ///   - refreshToken: The refresh token.
     ///   - refreshTokenExpiresAt: When the refresh token expires.
     ///   - idToken: The ID token.
@@ -171,6 +189,8 @@ public struct AuthState: Sendable, Hashable {
         accessToken: AccessToken? = nil,
         accessTokenExpiresAt: Date? = nil,
         accessTokenLifetime: TimeInterval? = nil,
+        accessTokenType: AccessTokenType = .bearer,
+        dpopKey: DPoPKeyRecord? = nil,
         refreshToken: RefreshToken? = nil,
         refreshTokenExpiresAt: Date? = nil,
         idToken: IDToken? = nil,
@@ -190,6 +210,8 @@ public struct AuthState: Sendable, Hashable {
                 accessToken: Self.usable(accessToken),
                 accessTokenExpiresAt: accessTokenExpiresAt.map(Self.storable),
                 accessTokenLifetime: accessTokenLifetime,
+                accessTokenType: accessTokenType,
+                dpopKey: dpopKey,
                 refreshToken: refreshToken,
                 refreshTokenExpiresAt: refreshTokenExpiresAt.map(Self.storable),
                 idToken: idToken,
@@ -270,6 +292,7 @@ extension AuthState: RedactedDescription {
             "expiresAt: \(accessTokenExpiresAt.map { "\($0)" } ?? "unknown")",
             "refreshToken: \(refreshToken == nil ? "none" : "<redacted>")",
         ]
+        if let dpopKey { parts.append("DPoP key: \(dpopKey.thumbprint)") }
         if let signInRequiredError { parts.append("sign-in required: \(signInRequiredError.code)") }
         return "AuthState(\(parts.joined(separator: ", ")))"
     }

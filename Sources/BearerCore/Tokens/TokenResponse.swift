@@ -9,8 +9,8 @@
 /// Read grant first: the tokens are taken before any other field is judged, so a field that fails
 /// a check never costs a token the server has issued (a rotated refresh token above all).
 ///
-/// - The access token must be a non-empty RFC 6750 `b64token` with `token_type` `Bearer` (compared
-///   case-insensitively); the refresh token, when sent, a non-empty `b64token`. A token that fails
+/// - The access token must be a non-empty RFC 6750 `b64token` with `token_type` `Bearer`, or
+///   `DPoP` when the request carried a proof (RFC 9449 §5), compared case-insensitively; the refresh token, when sent, a non-empty `b64token`. A token that fails
 ///   is dropped and its failure kept in ``rejectedFields``; the answer is refused only when it
 ///   leaves no token at all.
 /// - `expires_in` (a number or a string holding one), `refresh_token_expires_in`, `scope` and
@@ -25,8 +25,11 @@ struct TokenResponse: Sendable, Hashable {
     /// The access token; `nil` when the one sent failed a check (see ``rejectedFields``), in
     /// which case the answer carries a refresh token.
     var accessToken: AccessToken?
-    /// The token type as sent (`Bearer`, in any case).
+    /// The token type as sent (`Bearer` or `DPoP`, in any case).
     var tokenType: String
+
+    /// How the access token is presented: DPoP when the server said so, Bearer otherwise.
+    var accessTokenType: AccessTokenType { AccessTokenType(answered: tokenType) ?? .bearer }
     /// The lifetime in seconds from receipt, when the server said.
     var expiresIn: TimeInterval?
     /// The refresh token, when the server issued one (or rotated it).
@@ -111,13 +114,15 @@ struct TokenResponse: Sendable, Hashable {
 
     /// Reads the fields of a decoded token-endpoint answer, grant first (see ``TokenResponse``).
     ///
-    /// - Parameter json: The JSON object.
+    /// - Parameters:
+    ///   - json: The JSON object.
+    ///   - proofSent: Whether the request carried a DPoP proof, without which a `DPoP` token is refused.
     /// - Throws: ``BearerError`` with kind ``BearerError/Kind/invalidResponse`` or
     ///   ``BearerError/Kind/invalidResponse`` when the answer holds no usable token at all.
-    init(json: [String: JSONValue]) throws {
+    init(json: [String: JSONValue], proofSent: Bool = false) throws {
         var rejected: [String: BearerError] = [:]
         let refreshToken = Self.refreshToken(json, rejecting: &rejected)
-        let accessToken = Self.accessToken(json, rejecting: &rejected)
+        let accessToken = Self.accessToken(json, proofSent: proofSent, rejecting: &rejected)
         if accessToken == nil && refreshToken == nil {
             throw rejected["token_type"] ?? rejected["access_token"]
                 ?? BearerError.invalidResponse("The token response holds no token (RFC 6749 §5.1).")
@@ -162,9 +167,11 @@ struct TokenResponse: Sendable, Hashable {
         )
     }
 
-    /// The access token, when it is a `b64token` of type Bearer; else `nil`, with why in `rejected`.
+    /// The access token, when it is a `b64token` of type Bearer, or DPoP after a proof; else `nil`,
+    /// with why in `rejected`.
     private static func accessToken(
         _ json: [String: JSONValue],
+        proofSent: Bool,
         rejecting rejected: inout [String: BearerError]
     ) -> AccessToken? {
         guard let value = json["access_token"]?.stringValue, !value.isEmpty else {
@@ -185,10 +192,21 @@ struct TokenResponse: Sendable, Hashable {
                 "The token response has no token_type (RFC 6749 §5.1).")
             return nil
         }
-        guard tokenType.lowercased() == "bearer" else {
+        switch AccessTokenType(answered: tokenType) {
+        case .bearer?:
+            break
+        case .dpop? where proofSent:
+            break
+        case .dpop?:
+            rejected["token_type"] = BearerError.invalidResponse(
+                "The server issued a DPoP token to a request that carried no DPoP proof (RFC 9449 §5); it was "
+                    + "refused and is never sent."
+            )
+            return nil
+        case nil:
             rejected["token_type"] = BearerError.invalidResponse(
                 "The server issued a \"\(tokenType.printable)\" token; Bearer supports only "
-                    + "Bearer tokens (RFC 6750)."
+                    + "Bearer (RFC 6750) and DPoP (RFC 9449) tokens."
             )
             return nil
         }

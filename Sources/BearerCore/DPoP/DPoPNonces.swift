@@ -1,0 +1,43 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The latest `DPoP-Nonce` (RFC 9449 §8, §9) each origin sent: the authorization server and each
+/// resource server keep their own, taken from every answer, successful ones included.
+///
+/// Sessions that share a ``DPoPSettings`` value share its nonces.
+final class DPoPNonces: Sendable {
+    private let lock = Lock()
+    nonisolated(unsafe) private var byOrigin: [String: String] = [:]
+
+    /// The latest nonce `url`'s origin sent, if any.
+    func nonce(for url: URL) -> String? {
+        let origin = Self.origin(of: url)
+        return lock.withLock { byOrigin[origin] }
+    }
+
+    /// Keeps the nonce `response` carries for `url`'s origin, and returns it; `nil` when it
+    /// carries none, or one that is not a valid nonce (RFC 9449 §8.1: `1*NQCHAR`).
+    @discardableResult
+    func keep(from response: TransportResponse, for url: URL) -> String? {
+        guard let nonce = response.headerFields["DPoP-Nonce"], Self.isValid(nonce) else { return nil }
+        let origin = Self.origin(of: url)
+        lock.withLock { byOrigin[origin] = nonce }
+        return nonce
+    }
+
+    /// `scheme://host:port`, lowercased, the port explicit.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "http" ? 80 : 443)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+
+    /// Whether `nonce` is `1*NQCHAR` (`%x21 / %x23-5B / %x5D-7E`) and of a sane length.
+    static func isValid(_ nonce: String) -> Bool {
+        !nonce.isEmpty && nonce.utf8.count <= 1024
+            && nonce.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A DPoP proof (RFC 9449 §4): a `dpop+jwt` signed with ES256 by the session's key, naming the
+/// request it is for.
+///
+/// - Header: `typ` `dpop+jwt`, `alg` `ES256`, and `jwk`, the public key.
+/// - Payload: `jti` (16 random bytes), `htm` (the method), `htu` (the URL without query or
+///   fragment), `iat` (whole seconds), the server's `nonce` when it gave one, and `ath` (base64url
+///   SHA-256 of the access token) on requests to a resource.
+struct DPoPProof: Sendable {
+    /// The request method, e.g. `POST`.
+    var method: String
+    /// The request URL; its query and fragment are left out of `htu`.
+    var url: URL
+    /// The server's latest `DPoP-Nonce` for the URL's origin, if any.
+    var nonce: String?
+    /// The access token the request presents, hashed into `ath`; `nil` at the token endpoint.
+    var accessToken: AccessToken?
+    /// When the proof is made.
+    var issuedAt: Date
+
+    /// The signed proof, `header.payload.signature`.
+    ///
+    /// - Parameters:
+    ///   - key: The key that signs it.
+    ///   - identifier: The proof's `jti`; random unless given.
+    /// - Returns: The compact JWS.
+    /// - Throws: ``BearerError/Kind/proofOfPossession`` when the key cannot sign or returns
+    ///   something other than a 64-byte signature.
+    func signed(with key: any DPoPKey, identifier: String = Self.randomIdentifier()) async throws -> String {
+        let input = Self.header(key.record.publicKey) + "." + Base64URL.encode(payload(identifier: identifier).utf8)
+        let signature: [UInt8]
+        do {
+            signature = try await key.signature(for: Array(input.utf8))
+        } catch let error as BearerError {
+            throw error
+        } catch {
+            throw BearerError.proofOfPossession(
+                "The session's DPoP key could not sign a proof (\(type(of: error))); the request was not sent.",
+                underlyingError: error)
+        }
+        guard signature.count == 64 else {
+            throw BearerError.proofOfPossession(
+                "The DPoP key returned a \(signature.count)-byte signature; ES256 signatures are r‖s, 64 bytes "
+                    + "(RFC 7518 §3.4). The request was not sent.")
+        }
+        return input + "." + Base64URL.encode(signature)
+    }
+
+    /// The base64url header for `publicKey`.
+    static func header(_ publicKey: DPoPPublicKey) -> String {
+        Base64URL.encode((#"{"typ":"dpop+jwt","alg":"ES256","jwk":"# + publicKey.jwk + "}").utf8)
+    }
+
+    /// The payload's JSON.
+    func payload(identifier: String) -> String {
+        var json = #"{"jti":"# + Self.quoted(identifier) + #","htm":"# + Self.quoted(method)
+        json += #","htu":"# + Self.quoted(Self.targetURI(of: url))
+        json += #","iat":"# + String(Int64(issuedAt.timeIntervalSince1970.rounded(.down)))
+        if let nonce { json += #","nonce":"# + Self.quoted(nonce) }
+        if let accessToken { json += #","ath":"# + Self.quoted(Self.accessTokenHash(accessToken)) }
+        return json + "}"
+    }
+
+    /// `htu`: the URL without its query and fragment (RFC 9449 §4.2), and with `/` for an empty
+    /// path (RFC 3986 §6.2.3).
+    static func targetURI(of url: URL) -> String {
+        let text = url.absoluteString
+        let end = text.firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex
+        let target = String(text[..<end])
+        return url.host != nil && url.path.isEmpty ? target + "/" : target
+    }
+
+    /// `ath`: base64url of SHA-256 of the access token's ASCII (RFC 9449 §4.2).
+    static func accessTokenHash(_ token: AccessToken) -> String {
+        Base64URL.encode(SHA256.hash(token.value.utf8))
+    }
+
+    /// A new `jti`: 16 random bytes, base64url.
+    static func randomIdentifier() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    /// `text` as a JSON string (RFC 8259 §7).
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\u{00}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

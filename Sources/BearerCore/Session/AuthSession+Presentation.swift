@@ -1,0 +1,63 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+// How a request presents the session's access token: as a Bearer token (RFC 6750 §2.1), or as a
+// DPoP token with a proof of the grant's key (RFC 9449 §7.1).
+extension AuthSession {
+    /// A fresh access token and how to present it.
+    struct Presentation: Sendable {
+        /// The access token.
+        let token: AccessToken
+        /// Makes the proofs of a DPoP token; `nil` for a Bearer token.
+        let prover: DPoPProver?
+
+        /// `request` with `Authorization` set, and for a DPoP token a new `DPoP` proof with the
+        /// origin's latest nonce.
+        func stamped(_ request: TransportRequest) async throws -> TransportRequest {
+            var stamped = request
+            guard let prover else {
+                stamped.setBearerToken(token)
+                return stamped
+            }
+            stamped.headerFields["Authorization"] = "DPoP " + token.value
+            return try await prover.proving(stamped, presenting: token)
+        }
+
+        /// Sends `request` presenting the token; a DPoP request is sent once more with the
+        /// resource's new nonce when it asks for one.
+        func send(_ request: TransportRequest, using transport: any HTTPTransport) async throws -> TransportResponse {
+            guard let prover else { return try await AuthSession.sendToResource(stamped(request), using: transport) }
+            var stamped = request
+            stamped.headerFields["Authorization"] = "DPoP " + token.value
+            return try await prover.send(stamped, presenting: token) {
+                try await AuthSession.sendToResource($0, using: transport)
+            }
+        }
+    }
+
+    /// A token that serves `need` for a request to `url`, once `url` may receive one (https, or
+    /// allowed loopback http, and an allowed host), and how to present it.
+    ///
+    /// - Throws: ``BearerError/Kind/proofOfPossession`` for a DPoP token whose key is missing or
+    ///   cannot be rebuilt: it is never sent as a Bearer token, and the session is kept.
+    func presentation(for url: URL?, _ need: Need = .freshToken) async throws -> Presentation {
+        try EndpointSecurity.checkDestination(
+            url,
+            allowedHosts: configuration.allowedHosts,
+            allowingInsecureLoopback: machine.state.server.allowsInsecureLoopback
+        )
+        let state = try await freshState(need)
+        guard let token = state.accessToken else {
+            throw BearerError.invalidResponse("The session has no access token after a refresh.")
+        }
+        guard state.accessTokenType == .dpop else { return Presentation(token: token, prover: nil) }
+        guard let key = try configuration.dpop.key(of: state) else {
+            throw BearerError.proofOfPossession("The session's DPoP token has no key; it was not sent.")
+        }
+        return Presentation(
+            token: token, prover: DPoPProver(key: key, nonces: configuration.dpop.nonces, clock: clock))
+    }
+}

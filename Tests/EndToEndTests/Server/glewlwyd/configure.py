@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Configures a fresh glewlwyd 2.7 through its admin API for the DPoP end-to-end tests.
+
+    configure.py BASE_URL        e.g. http://127.0.0.1:4593 (glewlwyd's external_url)
+
+Run by scripts/glewlwyd-server start, against the database it has just created from Debian's
+schema. It signs in as the schema's administrator and, only through the admin API:
+
+- adds the client property `dpop_bound_access_tokens` to the client backend's data-format;
+- adds the scopes `email` and `api.read`;
+- creates the OpenID Connect plugin instance `oidc` with a signing key generated for this run
+  (DPoP with mandatory nonces, RFC 9207 `iss`, one-time refresh tokens, PAR, resource
+  indicators, dynamic registration);
+- adds the user alice and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`;
+- checks that the discovery document advertises DPoP.
+
+Environment: BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS (default 3600), BEARER_GLEWLWYD_REDIRECT_PORTS
+(default 18171,18172,18173,18174). Progress goes to stderr; nothing secret is printed.
+Needs the cryptography package (Debian: python3-cryptography) for the signing key.
+"""
+import http.cookiejar
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+
+# The administrator that Debian's schema creates.
+ADMIN_USER = "admin"
+ADMIN_PASSWORD = "password"
+
+# The test user. scripts/headless-browser signs in with USER-test-password by default.
+TEST_USER = "alice"
+TEST_PASSWORD = "alice-test-password"
+
+PLUGIN = "oidc"
+DPOP_PROPERTY = "dpop_bound_access_tokens"
+SCOPES = ["openid", "email", "api.read"]
+# A resource (RFC 8707) that the scope api.read may name.
+API_READ_RESOURCE = "http://127.0.0.1:18180/"
+
+
+class Failure(Exception):
+    pass
+
+
+class Admin:
+    def __init__(self, base_url):
+        self.base_url = base_url.rstrip("/")
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def call(self, method, path, body=None, expected=(200,)):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                status, text = response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            status, text = error.code, error.read().decode(errors="replace")
+        if status not in expected:
+            raise Failure(f"{method} {path}: HTTP {status} {text[:500]}")
+        return json.loads(text) if text.strip() else None
+
+
+def say(text):
+    print(f"configure: {text}", file=sys.stderr)
+
+
+def signing_key():
+    """An RSA key for this run only (RS256 ID tokens and access tokens), as PEM strings."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption()).decode()
+    public = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                           serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    return private, public
+
+
+def plugin_parameters(base_url, access_token_seconds):
+    private, public = signing_key()
+    return {
+        "iss": f"{base_url}/api/{PLUGIN}",
+        "jwt-type": "rsa",
+        "jwt-key-size": "256",
+        "key": private,
+        "cert": public,
+        "jwks-show": True,
+        "access-token-duration": access_token_seconds,
+        "refresh-token-duration": 1209600,
+        "code-duration": 600,
+        "refresh-token-rolling": True,
+        "refresh-token-one-use": "always",
+        "allow-non-oidc": True,
+        "auth-type-code-enabled": True,
+        "auth-type-code-revoke-replayed": True,
+        "auth-type-token-enabled": False,
+        "auth-type-id-token-enabled": False,
+        "auth-type-none-enabled": False,
+        "auth-type-password-enabled": False,
+        "auth-type-client-enabled": False,
+        "auth-type-refresh-enabled": True,
+        "auth-type-device-enabled": True,
+        "device-authorization-expiration": 600,
+        "device-authorization-interval": 1,
+        "subject-type": "public",
+        "name-claim": "on-demand",
+        "name-claim-scope": ["openid"],
+        "email-claim": "on-demand",
+        "email-claim-scope": ["email"],
+        "scope-claim": "no",
+        "pkce-allowed": True,
+        "pkce-method-plain-allowed": False,
+        "pkce-required-public-client": True,
+        "oauth-as-iss-id": True,
+        "introspection-revocation-allowed": False,
+        "session-management-allowed": False,
+        "request-parameter-allow": False,
+        "oauth-dpop-allowed": True,
+        "oauth-dpop-iat-duration": 60,
+        "oauth-dpop-iat-gap-duration": 5,
+        "oauth-dpop-nonce-mandatory": True,
+        "oauth-dpop-nonce-counter": 3,
+        "oauth-dpop-dpop_bound_access_tokens-property": DPOP_PROPERTY,
+        "oauth-par-allowed": True,
+        "oauth-par-required": False,
+        "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
+        "oauth-par-duration": 90,
+        "resource-allowed": True,
+        "resource-scope": {"api.read": [API_READ_RESOURCE]},
+        "resource-client-property": "resource",
+        "resource-scope-and-client-property": False,
+        "register-client-allowed": True,
+        "register-client-auth-scope": [],
+        "register-client-credentials-scope": [],
+        "register-client-management-allowed": True,
+        "register-resource-specify-allowed": False,
+        "register-resource-default": [],
+        "register-default-properties": {},
+        "oauth-ciba-allowed": False,
+        "oauth-rar-allowed": False,
+        "oauth-fapi-allow-jarm": False,
+        "allowed-scope": SCOPES,
+    }
+
+
+def add_client_property(admin, name):
+    """The database client backend keeps only the properties of its data-format."""
+    module = admin.call("GET", "/api/mod/client/database")
+    parameters = module["parameters"]
+    parameters.setdefault("data-format", {})[name] = {"multiple": False, "read": True, "write": True}
+    admin.call("PUT", "/api/mod/client/database", {
+        "display_name": module.get("display_name", "Database backend"),
+        "parameters": parameters,
+        "order_rank": module.get("order_rank", 0),
+        "readonly": module.get("readonly", False),
+    })
+    admin.call("PUT", "/api/mod/client/database/reset")
+
+
+def main():
+    if len(sys.argv) != 2:
+        print("usage: configure.py BASE_URL", file=sys.stderr)
+        return 2
+    base_url = sys.argv[1].rstrip("/")
+    access_token_seconds = int(os.environ.get("BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS") or 3600)
+    ports = [p.strip() for p in (os.environ.get("BEARER_GLEWLWYD_REDIRECT_PORTS") or
+                                 "18171,18172,18173,18174").split(",") if p.strip()]
+    redirect_uris = [f"http://127.0.0.1:{int(port)}/callback" for port in ports]
+
+    admin = Admin(base_url)
+    try:
+        admin.call("POST", "/api/auth/", {"username": ADMIN_USER, "password": ADMIN_PASSWORD})
+        say("signed in as the administrator")
+
+        add_client_property(admin, DPOP_PROPERTY)
+        say(f"client property {DPOP_PROPERTY} added to the data-format")
+
+        existing = {scope["name"] for scope in admin.call("GET", "/api/scope/?limit=100")}
+        for scope in SCOPES:
+            if scope in existing:
+                continue
+            admin.call("POST", "/api/scope/", {
+                "name": scope, "display_name": scope, "description": f"Test scope {scope}",
+                "password_required": True, "password_max_age": 0, "scheme": {},
+            })
+        say("scopes: " + " ".join(SCOPES))
+
+        admin.call("POST", "/api/mod/plugin/", {
+            "module": "oidc", "name": PLUGIN, "display_name": "OpenID Connect (DPoP tests)",
+            "enabled": True, "parameters": plugin_parameters(base_url, access_token_seconds),
+        })
+        say(f"plugin instance {PLUGIN} created")
+
+        admin.call("POST", "/api/user/", {
+            "username": TEST_USER, "name": "Alice Example", "email": "alice@example.com",
+            "password": TEST_PASSWORD, "enabled": True, "scope": SCOPES,
+        })
+        say(f"user {TEST_USER} added")
+
+        clients = {
+            "bearer-dpop": {"name": "Bearer (DPoP required)", DPOP_PROPERTY: "true"},
+            "bearer-optional": {"name": "Bearer (DPoP optional)"},
+        }
+        for client_id, extra in clients.items():
+            admin.call("POST", "/api/client/", {
+                "client_id": client_id,
+                "confidential": False,
+                "enabled": True,
+                "redirect_uri": redirect_uris,
+                "authorization_type": ["code", "refresh_token", "device_authorization"],
+                "scope": SCOPES,
+                **extra,
+            })
+            stored = admin.call("GET", f"/api/client/{client_id}")
+            if stored.get(DPOP_PROPERTY) != extra.get(DPOP_PROPERTY):
+                raise Failure(f"client {client_id}: property {DPOP_PROPERTY} was not stored as given")
+        say("clients: " + " ".join(clients))
+
+        with urllib.request.urlopen(f"{base_url}/api/{PLUGIN}/.well-known/openid-configuration",
+                                    timeout=10) as response:
+            discovery = json.load(response)
+        if discovery.get("issuer") != f"{base_url}/api/{PLUGIN}":
+            raise Failure(f"discovery names the issuer {discovery.get('issuer')!r}")
+        if "ES256" not in discovery.get("dpop_signing_alg_values_supported", []):
+            raise Failure("discovery does not list ES256 in dpop_signing_alg_values_supported")
+        say("discovery advertises DPoP: " + " ".join(discovery["dpop_signing_alg_values_supported"]))
+        return 0
+    except (Failure, urllib.error.URLError, OSError, ValueError, KeyError) as error:
+        say(f"failed: {error}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
