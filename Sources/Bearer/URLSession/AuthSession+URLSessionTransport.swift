@@ -121,7 +121,8 @@ extension AuthSession {
 }
 
 extension AuthorizationServerClient {
-    /// A client that sends its requests with the process's one shared ``URLSessionTransport``.
+    /// A client that sends its requests with the process's one shared ``URLSessionTransport``, and
+    /// finds DPoP sessions' keys with ``PlatformDPoPKeys``.
     ///
     /// ```swift
     /// let server = try await AuthorizationServerClient().discover(issuer: issuer)
@@ -129,6 +130,7 @@ extension AuthorizationServerClient {
     ///
     /// - Parameter clock: Gives the time of receipt, and the device flow's waits.
     public init(clock: WallClock = .system) {
-        self.init(transport: URLSessionTransport.shared, clock: clock)
+        self.init(
+            transport: URLSessionTransport.shared, clock: clock, dpop: DPoPSettings(keys: PlatformDPoPKeys()))
     }
 }

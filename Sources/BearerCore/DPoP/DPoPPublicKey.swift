@@ -39,13 +39,16 @@ public struct DPoPPublicKey: Sendable, Hashable {
 
     /// The key as a JWK (RFC 7517) with only its required members, in the order and spelling of
     /// RFC 7638 §3.2: `{"crv":"P-256","kty":"EC","x":…,"y":…}`.
-    var jwk: String {
-        #"{"crv":"P-256","kty":"EC","x":""# + Base64URL.encode(x) + #"","y":""# + Base64URL.encode(y) + #""}"#
+    var jwk: String { JWKThumbprint.canonicalJSON(requiredMembers: requiredMembers) }
+
+    /// The members RFC 7638 §3.2 requires of an EC key.
+    private var requiredMembers: [String: String] {
+        ["crv": "P-256", "kty": "EC", "x": Base64URL.encode(x), "y": Base64URL.encode(y)]
     }
 
     /// The key's JWK thumbprint (RFC 7638): base64url of SHA-256 of ``jwk``. A DPoP token's
     /// `cnf.jkt` and the `dpop_jkt` parameter name a key this way (RFC 9449 §6, §10).
-    public var thumbprint: String { Base64URL.encode(SHA256.hash(jwk.utf8)) }
+    public var thumbprint: String { JWKThumbprint.of(requiredMembers: requiredMembers) }
 }
 
 extension DPoPPublicKey: Codable {

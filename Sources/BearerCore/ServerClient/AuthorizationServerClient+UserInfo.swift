@@ -35,8 +35,16 @@ extension AuthorizationServerClient {
         }
         try server.checkSecure(endpoint)
         var request = TransportRequest(url: endpoint, headerFields: ["Accept": "application/json"])
-        request.setBearerToken(accessToken)
-        let response = try await send(request)
+        let response: TransportResponse
+        if state.accessTokenType == .dpop, let proofKey = try proofKey(of: state) {
+            // A DPoP token goes with a proof, and again with the endpoint's new nonce when it asks.
+            request.headerFields["Authorization"] = "DPoP " + accessToken.value
+            let prover = DPoPProver(key: proofKey, nonces: (dpop ?? DPoPSettings()).nonces, clock: clock)
+            response = try await prover.send(request, presenting: accessToken) { try await send($0) }
+        } else {
+            request.setBearerToken(accessToken)
+            response = try await send(request)
+        }
         let claims = try Self.jsonObject(from: response, endpointName: "UserInfo endpoint", now: clock.now())
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw BearerError.invalidResponse("The UserInfo answer has no sub (OpenID Connect Core §5.3.2).")

@@ -34,8 +34,10 @@ public struct AuthorizationServerClient: Sendable {
     /// - Parameters:
     ///   - transport: Sends the requests.
     ///   - clock: Gives the time of receipt, and the device flow's waits.
-    public init(transport: any HTTPTransport, clock: WallClock = .system) {
-        self.init(transport: transport, clock: clock, dpop: nil, deadline: { nil })
+    ///   - dpop: Where the keys of DPoP sessions come from, for ``userInfo(for:)`` on a DPoP
+    ///     session; `nil` for none.
+    public init(transport: any HTTPTransport, clock: WallClock = .system, dpop: DPoPSettings? = nil) {
+        self.init(transport: transport, clock: clock, dpop: dpop, deadline: { nil })
     }
 
     /// Creates a client that proves possession of DPoP keys from `dpop`, and whose requests are
