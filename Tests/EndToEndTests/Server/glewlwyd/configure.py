@@ -15,7 +15,7 @@ schema. It signs in as the schema's administrator and, only through the admin AP
 - checks that the discovery document advertises DPoP.
 
 Environment: BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS (default 3600), BEARER_GLEWLWYD_REDIRECT_PORTS
-(default 18171,18172,18173,18174). Progress goes to stderr; nothing secret is printed.
+(default 18171,18172,18173,18174,18175,18176,18177,18178). Progress goes to stderr; nothing secret is printed.
 Needs the cryptography package (Debian: python3-cryptography) for the signing key.
 """
 import http.cookiejar
@@ -170,7 +170,7 @@ def main():
     base_url = sys.argv[1].rstrip("/")
     access_token_seconds = int(os.environ.get("BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS") or 3600)
     ports = [p.strip() for p in (os.environ.get("BEARER_GLEWLWYD_REDIRECT_PORTS") or
-                                 "18171,18172,18173,18174").split(",") if p.strip()]
+                                 "18171,18172,18173,18174,18175,18176,18177,18178").split(",") if p.strip()]
     redirect_uris = [f"http://127.0.0.1:{int(port)}/callback" for port in ports]
 
     admin = Admin(base_url)
