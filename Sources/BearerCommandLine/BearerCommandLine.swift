@@ -5,7 +5,8 @@ import BearerCommandLineCore
 package enum BearerCommandLine {
     /// Every command, in the order `bearer --help` lists them.
     static let commands: [any Command.Type] = [
-        LoginCommand.self, TokenCommand.self, CurlCommand.self, StatusCommand.self, AddScopesCommand.self,
+        LoginCommand.self, TokenCommand.self, CurlCommand.self, ProofCommand.self, StatusCommand.self,
+        AddScopesCommand.self,
         LogoutCommand.self, MigrateCommand.self, ExportCommand.self,
     ]
 

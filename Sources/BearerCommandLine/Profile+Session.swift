@@ -22,6 +22,8 @@ extension Profile {
         var configuration = AuthSession.Configuration.recommended(for: state.server)
         configuration.allowedHosts = AllowedHosts.list(for: state)
         configuration.refreshCriticalSection = environment.refreshCriticalSection
+        // A DPoP session signs with its own key, found from its record; no sign-in starts here.
+        configuration.dpop = DPoPSettings(use: .never, keys: PlatformDPoPKeys())
         let session = try await AuthSession.restore(
             key: name,
             from: store,

@@ -12,7 +12,7 @@ _bearer_profiles() {
 _bearer() {
     local cur="${COMP_WORDS[COMP_CWORD]}"
     local prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local commands="login token curl status add-scopes logout migrate export help"
+    local commands="login token curl proof status add-scopes logout migrate export help"
     if ((COMP_CWORD == 1)); then
         mapfile -t COMPREPLY < <(compgen -W "$commands --help --version" -- "$cur")
         return
@@ -42,17 +42,18 @@ _bearer() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return
             ;;
-        --issuer | --client-id | --client-secret | --allow-host | --scope | --port | --timeout | --min-lifetime | --header | -H | --data | -d)
+        --issuer | --client-id | --client-secret | --allow-host | --scope | --port | --timeout | --min-lifetime | --header | -H | --data | -d | --method | --url | --nonce)
             return
             ;;
     esac
     local options="--profile --help"
     case "${COMP_WORDS[1]}" in
         login)
-            options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device"
+            options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device --dpop"
             options+=" --allow-insecure-loopback --timeout --client-secret-file --allow-host"
             ;;
         curl) options+=" --request -X --header -H --data -d" ;;
+        proof) options+=" --method --url --nonce" ;;
         status) options+=" --json" ;;
         token) options+=" --min-lifetime" ;;
         add-scopes) options+=" --port --open-with --no-open --no-browser --timeout" ;;

@@ -15,13 +15,14 @@ function __bearer_profiles
     end
 end
 
-set -l commands login token curl status add-scopes logout migrate export help
+set -l commands login token curl proof status add-scopes logout migrate export help
 complete -c bearer -f
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -l help -d 'show the general help'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a login -d 'sign in through the browser or with --device'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a token -d 'print a fresh access token'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a curl -d 'send an authorized request'
+complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a proof -d 'print the DPoP headers of one request'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a status -d 'show the user, scopes and expiry'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a add-scopes -d 'ask for more scopes'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a logout -d 'revoke the grant and remove the session'
@@ -30,7 +31,7 @@ complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a export -d '
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a help -d 'show the help of a command'
 complete -c bearer -n "__fish_seen_subcommand_from help" -a "$commands"
 
-set -l sessions login token curl status add-scopes logout migrate export
+set -l sessions login token curl proof status add-scopes logout migrate export
 complete -c bearer -n "__fish_seen_subcommand_from $sessions" -l profile -x -a '(__bearer_profiles)' -d 'the profile to use'
 complete -c bearer -n "__fish_seen_subcommand_from $sessions" -l help -d 'show the help of the command'
 
@@ -62,3 +63,7 @@ complete -c bearer -n "__fish_seen_subcommand_from migrate" -F
 
 complete -c bearer -n "__fish_seen_subcommand_from export" -l format -x -a 'gtmoauth2 gtmappauth adc' -d 'the format'
 complete -c bearer -n "__fish_seen_subcommand_from export" -l output -r -F -d 'write to this file, mode 0600'
+complete -c bearer -n "__fish_seen_subcommand_from login" -l dpop -d 'bind the grant to a DPoP key (RFC 9449)'
+complete -c bearer -n "__fish_seen_subcommand_from proof" -l method -x -a 'GET POST PUT PATCH DELETE HEAD' -d 'the request method'
+complete -c bearer -n "__fish_seen_subcommand_from proof" -l url -x -d 'the request URL'
+complete -c bearer -n "__fish_seen_subcommand_from proof" -l nonce -x -d 'the DPoP-Nonce the server sent'

@@ -23,7 +23,9 @@ enum CurlCommand: Command {
         usage: bearer curl URL [-X METHOD] [-H "Name: value"]… [-d DATA] [--profile NAME]
 
         Sends the request with the profile's access token, refreshing it when needed (and once more
-        if the server rejects it as invalid). The response body goes to stdout. Exit 0 on a 2xx
+        if the server rejects it as invalid); a DPoP session's request carries a new proof signed by
+        the session's key, and is sent once more with the server's nonce when it asks for one
+        (RFC 9449). The response body goes to stdout. Exit 0 on a 2xx
         answer, 22 on any other status. -d sends DATA as a form body with POST unless -X says
         otherwise. Tokens are only ever sent over https (or loopback http when the profile allows it),
         and only to the profile's hosts: the issuer's (Google: *.googleapis.com) and those added
@@ -47,9 +49,9 @@ enum CurlCommand: Command {
                 throw UsageError("-H needs \"Name: value\" with a colon after the name.", command: "curl")
             }
             let name = header[..<colon].trimmingCharacters(in: .whitespaces)
-            guard name.lowercased() != "authorization" else {
+            guard !["authorization", "dpop"].contains(name.lowercased()) else {
                 throw UsageError(
-                    "bearer curl sets the Authorization header itself; remove -H Authorization.", command: "curl")
+                    "bearer curl sets the Authorization and DPoP headers itself; remove -H \(name).", command: "curl")
             }
             request.setValue(
                 header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces), forHTTPHeaderField: name)

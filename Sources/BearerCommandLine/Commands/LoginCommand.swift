@@ -9,7 +9,7 @@ enum LoginCommand: Command {
         name: "login",
         valueOptions: ServerOptions.valueOptions.union(SignInOptions.valueOptions).union(["scope"]),
         repeatable: ServerOptions.repeatable,
-        flags: ServerOptions.flags.union(SignInOptions.flags).union(["device"])
+        flags: ServerOptions.flags.union(SignInOptions.flags).union(["device", "dpop"])
     )
 
     static let summary = "sign in through the browser (loopback redirect) or with --device"
@@ -17,7 +17,7 @@ enum LoginCommand: Command {
     static let help = """
         usage: bearer login (--issuer URL | --google) --client-id ID [--client-secret-file FILE] --scope "A B …"
                             [--profile NAME] \(SignInOptions.usage)
-                            [--device] [--allow-insecure-loopback] [--allow-host HOST]…
+                            [--device] [--dpop] [--allow-insecure-loopback] [--allow-host HOST]…
 
         Signs in and saves the session with its server and client settings in the profile.
 
@@ -25,6 +25,12 @@ enum LoginCommand: Command {
 
         With --device, the device flow (RFC 8628) is used instead: open the printed address on any
         device and enter the code.
+
+        With --dpop, the grant is bound to a new key (DPoP, RFC 9449): the key is saved with the
+        tokens in the profile's session file, every request carries a proof signed by it, and a
+        stolen token is useless without it. The sign-in fails (and its grant is revoked) if the
+        server answers with a Bearer token. bearer curl sends the proofs; bearer proof prints the
+        headers for another HTTP client; bearer token warns that its token needs one.
 
         Plain-http endpoints are refused unless they are on a loopback address and
         --allow-insecure-loopback is given (for local test servers; it is saved with the profile).
@@ -51,6 +57,8 @@ enum LoginCommand: Command {
         let console = environment.console
 
         let store = profile.store
+        var configuration = AuthSession.Configuration.recommended(for: server)
+        configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
         let session: AuthSession
         if arguments.has("device") {
             guard !arguments.has("no-browser") else {
@@ -64,6 +72,7 @@ enum LoginCommand: Command {
                 key: profile.name,
                 transport: environment.transport,
                 clock: environment.clock,
+                configuration: configuration,
                 progress: DeviceSignIn.reporter(
                     opening: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
                     console: console
@@ -80,7 +89,8 @@ enum LoginCommand: Command {
                 key: profile.name,
                 additionalParameters: server.isGoogle ? ["access_type": "offline"] : [:],
                 transport: environment.transport,
-                clock: environment.clock
+                clock: environment.clock,
+                configuration: configuration
             )
         }
         var state = await session.state
@@ -91,6 +101,7 @@ enum LoginCommand: Command {
         let user = state.user?.email ?? state.user?.subject ?? "an unnamed user"
         console.say("Signed in as \(user.printable) (profile \(profile.name)).")
         console.say("Granted scopes: \(state.grantedScopes.joined(separator: " ").printable)")
+        if let key = state.dpopKey { console.say("Tokens are bound to DPoP key \(key.thumbprint).") }
         return .success
     }
 }

@@ -29,6 +29,7 @@ extension TokenCommand: Command {
             token = fresh
         }
         environment.console.out(token.value)
+        if await session.state.accessTokenType == .dpop { environment.console.say(dpopNotice) }
         return .success
     }
 }

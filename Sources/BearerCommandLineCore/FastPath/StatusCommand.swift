@@ -29,10 +29,13 @@ package enum StatusCommand {
         usage: bearer status [--profile NAME] [--json]
 
         Shows the profile, the user (email, sub), the granted scopes, the token expiry, whether a
-        new sign-in is needed, the issuer, the client and the session file. Never prints a token.
-        --json prints one object with the keys profile, email, sub, scopes, expires_at (RFC 3339 or
-        null), sign_in_required, issuer, client_id, session_file; needs_reauthentication, the old name
-        of sign_in_required, is kept beside it until the next minor release.
+        new sign-in is needed, the token type and, for a DPoP session, the thumbprint of the key its
+        tokens are bound to (never the key), the issuer, the client and the session file. Never
+        prints a token. --json prints one object with the keys profile, email, sub, scopes,
+        expires_at (RFC 3339 or null), sign_in_required, token_type (Bearer or DPoP), dpop_jkt (the
+        key's RFC 7638 thumbprint, or null), issuer, client_id, session_file;
+        needs_reauthentication, the old name of sign_in_required, is kept beside it until the next
+        minor release.
         """
 
     struct Report: Encodable {
@@ -42,6 +45,8 @@ package enum StatusCommand {
         let scopes: [String]
         let expiresAt: String?
         let signInRequired: Bool
+        let tokenType: String
+        let dpopThumbprint: String?
         let issuer: String
         let clientID: String
         let sessionFile: String
@@ -53,6 +58,8 @@ package enum StatusCommand {
             /// The name `sign_in_required` had in 0.1.0; written beside it until the next minor
             /// release, so that scripts written for 0.1.0 keep reading it.
             case needsReauthentication = "needs_reauthentication"
+            case tokenType = "token_type"
+            case dpopThumbprint = "dpop_jkt"
             case issuer
             case clientID = "client_id"
             case sessionFile = "session_file"
@@ -67,6 +74,8 @@ package enum StatusCommand {
             try container.encode(expiresAt, forKey: .expiresAt)
             try container.encode(signInRequired, forKey: .signInRequired)
             try container.encode(signInRequired, forKey: .needsReauthentication)
+            try container.encode(tokenType, forKey: .tokenType)
+            try container.encode(dpopThumbprint, forKey: .dpopThumbprint)
             try container.encode(issuer, forKey: .issuer)
             try container.encode(clientID, forKey: .clientID)
             try container.encode(sessionFile, forKey: .sessionFile)
@@ -88,6 +97,8 @@ package enum StatusCommand {
             scopes: state.grantedScopes,
             expiresAt: expiry.map(internetDateTime),
             signInRequired: !state.canAuthorize,
+            tokenType: state.accessTokenType.rawValue,
+            dpopThumbprint: state.dpopKey?.thumbprint,
             issuer: state.server.issuer.absoluteString,
             clientID: state.client.id,
             sessionFile: profile.file
@@ -119,6 +130,8 @@ package enum StatusCommand {
         console.out("Scopes:        \(report.scopes.joined(separator: " ").printable)")
         console.out("Token expiry:  \(expiryText)")
         console.out("Needs sign-in: \(report.signInRequired ? "yes — run bearer login" : "no")")
+        let binding = report.dpopThumbprint.map { "DPoP, bound to key \($0)" } ?? report.tokenType
+        console.out("Token type:    \(binding)")
         console.out("Issuer:        \(report.issuer.printable)")
         console.out("Client:        \(report.clientID.printable)")
         console.out("Session file:  \(report.sessionFile.printable)")

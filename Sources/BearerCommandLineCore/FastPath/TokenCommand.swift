@@ -77,6 +77,12 @@ package enum TokenCommand {
             lasts(fresh, for: minimumLifetime, at: now)
         else { return nil }
         environment.console.out(token.value)
+        if fresh.accessTokenType == .dpop { environment.console.say(dpopNotice) }
         return .success
     }
+
+    /// What `token` says on standard error for a DPoP session's token.
+    package static let dpopNotice =
+        "This is a DPoP token (RFC 9449): servers accept it only with a proof signed by the session's key, "
+        + "sent as Authorization: DPoP. Use bearer curl, or bearer proof --method M --url U for another HTTP client."
 }

@@ -28,6 +28,17 @@ final class DPoPNonces: Sendable {
         return nonce
     }
 
+    /// Keeps `nonce` for `url`'s origin, as a server's answer to another client gave it.
+    ///
+    /// - Returns: Whether it was kept: `false` for a nonce that is not `1*NQCHAR`.
+    @discardableResult
+    func keep(_ nonce: String, for url: URL) -> Bool {
+        guard Self.isValid(nonce) else { return false }
+        let origin = Self.origin(of: url)
+        lock.withLock { byOrigin[origin] = nonce }
+        return true
+    }
+
     /// `scheme://host:port`, lowercased, the port explicit.
     static func origin(of url: URL) -> String {
         let scheme = url.scheme?.lowercased() ?? ""

@@ -61,7 +61,7 @@ extension AuthorizationServerClient {
             try await clock.sleep(for: .milliseconds(Int64(min(interval, left) * 1000)))
             do {
                 let answer = try await token(request, provingWith: proofKey)
-                return try await acceptGrant(answer, from: device.server, to: device.client) {
+                return try await acceptGrant(answer, from: device.server, to: device.client, boundTo: proofKey) {
                     try AuthState(
                         tokenResponse: $0,
                         server: device.server,

@@ -66,7 +66,7 @@ extension AuthorizationServerClient {
         let answer = try await token(
             .authorizationCode(response, for: request, additionalParameters: additionalParameters),
             provingWith: proofKey)
-        var state = try await acceptGrant(answer, from: request.server, to: request.client) {
+        var state = try await acceptGrant(answer, from: request.server, to: request.client, boundTo: proofKey) {
             try AuthState(tokenResponse: $0, request: request, clock: clock)
                 .bound(as: $0, to: proofKey?.record, requiringDPoP: dpop?.use == .required)
         }
@@ -82,6 +82,7 @@ extension AuthorizationServerClient {
     ///   - response: The answer to a code exchange or a device-flow poll.
     ///   - server: The server that issued it.
     ///   - client: The client it was issued to.
+    ///   - proofKey: The key the request proved, whose proofs then go with the revocation.
     ///   - accept: Checks the answer and makes the session.
     /// - Returns: The session.
     /// A new key for a sign-in at `server`, when the client's ``DPoPSettings`` bind new grants
@@ -112,12 +113,15 @@ extension AuthorizationServerClient {
         _ response: TokenResponse,
         from server: AuthorizationServer,
         to client: Client,
+        boundTo proofKey: (any DPoPKey)? = nil,
         _ accept: (TokenResponse) throws -> AuthState
     ) async throws -> AuthState {
         do {
             return try accept(response)
         } catch {
-            _ = await revokeEveryToken(of: AuthState(unchecked: response, server: server, client: client))
+            var refused = AuthState(unchecked: response, server: server, client: client)
+            refused.dpopKey = proofKey?.record
+            _ = await revokeEveryToken(of: refused)
             throw error
         }
     }

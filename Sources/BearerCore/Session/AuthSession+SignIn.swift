@@ -147,7 +147,8 @@ extension AuthSession {
             return try await save(
                 state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
         } catch {
-            _ = await AuthorizationServerClient(transport: transport, clock: clock).revokeEveryToken(of: state)
+            _ = await AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+                .revokeEveryToken(of: state)
             throw error
         }
     }

@@ -228,10 +228,20 @@ public actor AuthSession {
 
     /// The header fields that authorize a `method` request to `url` with a fresh token, once `url`
     /// is known to be allowed one (https, or allowed loopback http, and an allowed host):
-    /// `Authorization: Bearer …`, or `Authorization: DPoP …` and a new `DPoP` proof.
-    @_spi(Bridge) public func authorizationHeaderFields(method: String, url: URL?) async throws -> HTTPHeaderFields {
+    /// `Authorization: Bearer …`, or `Authorization: DPoP …` and a new `DPoP` proof, with `nonce`
+    /// when given (a `DPoP-Nonce` another client received from `url`'s server).
+    @_spi(Bridge) public func authorizationHeaderFields(
+        method: String,
+        url: URL?,
+        nonce: String? = nil
+    ) async throws -> HTTPHeaderFields {
         let presentation = try await presentation(for: url)
         guard let url else { return [:] }
+        if let nonce, !configuration.dpop.nonces.keep(nonce, for: url) {
+            throw BearerError.invalidConfiguration(
+                "The nonce given is not a DPoP nonce (RFC 9449 §8.1: printable ASCII without spaces, quotes or "
+                    + "backslashes).")
+        }
         let stamped = try await presentation.stamped(TransportRequest(method: .init(rawValue: method), url: url))
         var fields: HTTPHeaderFields = [:]
         for name in ["Authorization", "DPoP"] { fields[name] = stamped.headerFields[name] }

@@ -256,4 +256,48 @@ struct DPoPSessionTests {
         #expect(request.headerFields["Authorization"] == "DPoP at-1")
         #expect(try Self.proofClaims(request)["htm"] == .string("GET"))
     }
+
+    @Test("A sign-in whose save fails revokes its grant with a proof and leaves the saved session as it was")
+    func failedSaveAtSignIn() async throws {
+        let store = FaultyStore()
+        let earlier = AuthState(
+            server: Self.dpopServer, client: Fixtures.publicClient, accessToken: AccessToken("old"),
+            refreshToken: RefreshToken("old-rt"))
+        try await store.save(earlier, key: "main")
+        await store.setFailsSaves(true)
+        let transport = RecordingTransport(replies: [Self.dpopTokens, .json(200, "{}"), .json(200, "{}")])
+        await #expect(throws: (any Error).self) {
+            try await AuthSession.signIn(
+                to: Self.dpopServer, as: Fixtures.publicClient, scopes: ["email"], using: ScriptedAgent.approving(),
+                store: store, key: "main", transport: transport, clock: .fixed(Fixtures.epoch),
+                configuration: Self.configuration())
+        }
+        let revocations = await transport.requests(toPathEnding: "/revoke")
+        #expect(revocations.map { $0.formBody["token"] } == ["rt-1", "at-1"])
+        #expect(revocations.allSatisfy { $0.headerFields["DPoP"] != nil }, "the grant's key proves the revocations")
+        #expect(try await store.load(key: "main") == earlier)
+    }
+
+    @Test("A refresh whose save fails keeps the new tokens with their key in memory, and saves both together later")
+    func failedSaveAtRefresh() async throws {
+        let store = FaultyStore()
+        let transport = RecordingTransport(replies: [
+            Self.dpopTokens,
+            .json(200, #"{"access_token":"at-2","token_type":"DPoP","expires_in":3600,"refresh_token":"rt-2"}"#),
+        ])
+        let session = try await AuthSession.signIn(
+            to: Self.dpopServer, as: Fixtures.publicClient, scopes: ["email"], using: ScriptedAgent.approving(),
+            store: store, key: "main", transport: transport, clock: .fixed(Fixtures.epoch),
+            configuration: Self.configuration())
+        let saved = try #require(try await store.load(key: "main"))
+        await store.setFailsSaves(true)
+        await #expect(throws: (any Error).self) { try await session.refresh() }
+        #expect(try await store.load(key: "main") == saved, "the stored record keeps its tokens and their key")
+        #expect(await session.state.refreshToken?.value == "rt-2")
+        #expect(await session.state.dpopKey == saved.dpopKey)
+        await store.setFailsSaves(false)
+        _ = try await session.authorize(TransportRequest(url: Fixtures.url("https://api.example.com/items")))
+        let now = try #require(try await store.load(key: "main"))
+        #expect(now.refreshToken?.value == "rt-2" && now.dpopKey == saved.dpopKey)
+    }
 }
