@@ -11,6 +11,11 @@ import Foundation
 
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public typealias OSStatus = Int32
+// An opaque CF type (developer.apple.com/documentation/security/secaccesscontrol: iOS 8, Mac
+// Catalyst 13.1, macOS 10.10, tvOS 9, visionOS 1, watchOS 2). Apps get one from
+// SecAccessControlCreateWithFlags; here it is only the type of CryptoKit's parameter.
+@available(iOS 8.0, macCatalyst 13.1, macOS 10.10, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+public final class SecAccessControl {}
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
 public typealias CFTypeRef = AnyObject
 @available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)

@@ -46,7 +46,7 @@ public struct DPoPPublicKey: Sendable, Hashable {
         ["crv": "P-256", "kty": "EC", "x": Base64URL.encode(x), "y": Base64URL.encode(y)]
     }
 
-    /// The key's JWK thumbprint (RFC 7638): base64url of SHA-256 of ``jwk``. A DPoP token's
+    /// The key's JWK thumbprint (RFC 7638): base64url of SHA-256 of its required members. A DPoP token's
     /// `cnf.jkt` and the `dpop_jkt` parameter name a key this way (RFC 9449 §6, §10).
     public var thumbprint: String { JWKThumbprint.of(requiredMembers: requiredMembers) }
 }
