@@ -54,6 +54,7 @@ let package = Package(
             name: "BearerBenchmarks",
             dependencies: [
                 "BearerCore", "Bearer", "BearerMigration", "BearerPostgres", "CLibPQ", "CReadinessPoller",
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
             ]
         ),
         // epoll for the benchmarks' floor of the PostgreSQL store (Sources/CReadinessPoller).

@@ -33,6 +33,10 @@ do {
     if runs("authorizedRequests") {
         report(try await Benchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
     }
+    if runs("dpopProof") { report(try await DPoPBenchmarks.proof(base: server, repeats: repeats)) }
+    if runs("dpopRequests") {
+        report(try await DPoPBenchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
+    }
     if runs("coldStart") { report(try await Benchmarks.coldStart(repeats: repeats)) }
     if runs("startup"), let bearer = environment["BEARER_BENCH_BEARER"], let floor = environment["BEARER_BENCH_FLOOR"],
         let python = environment["BEARER_BENCH_PYTHON"]

@@ -62,6 +62,8 @@ static inline EVP_PKEY *bearer_p256_import(const unsigned char *scalar, const un
         EVP_PKEY_CTX_free(check);
     }
     EVP_PKEY_CTX_free(context);
+    // The scalar went into the parameters from a secure big number, so OpenSSL keeps its copy in
+    // the secure heap, which OSSL_PARAM_free clears as it frees it.
     OSSL_PARAM_free(parameters);
     OSSL_PARAM_BLD_free(builder);
     BN_clear_free(number);

@@ -3,24 +3,25 @@
     import CryptoKit
     import Foundation
 
-    /// A P-256 key in CryptoKit: CryptoKit makes it, checks it and signs with it.
-    final class P256Signer: @unchecked Sendable {
+    /// A P-256 key in CryptoKit: CryptoKit makes it, checks it and signs with it. Its mirror is
+    /// empty, so `dump` shows nothing of the key.
+    final class P256Signer: @unchecked Sendable, CustomReflectable {
         // Unchecked: the key is a value set once and only read, which CryptoKit allows from any thread.
         private let key: P256.Signing.PrivateKey
-        /// The private scalar, 32 bytes, for the session's record.
-        let privateScalar: [UInt8]
         /// The public key.
         let publicKey: DPoPPublicKey
 
         private init(key: P256.Signing.PrivateKey) throws {
             self.key = key
-            self.privateScalar = Array(key.rawRepresentation)
             self.publicKey = try DPoPPublicKey(uncompressedPoint: key.publicKey.x963Representation)
         }
 
-        /// A new key.
-        static func generate() throws -> P256Signer {
-            try P256Signer(key: P256.Signing.PrivateKey())
+        var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        /// A new key, and its private scalar (32 bytes) for the session's record.
+        static func generate() throws -> (signer: P256Signer, privateScalar: [UInt8]) {
+            let key = P256.Signing.PrivateKey()
+            return (try P256Signer(key: key), Array(key.rawRepresentation))
         }
 
         /// The key with private scalar `privateScalar`, refused unless `publicKey` is its own.

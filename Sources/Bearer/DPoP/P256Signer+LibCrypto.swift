@@ -2,28 +2,28 @@
     import BearerCore
     import CLibCrypto
 
-    /// A P-256 key in OpenSSL's libcrypto: libcrypto makes it, checks it and signs with it.
-    final class P256Signer: Sendable {
+    /// A P-256 key in OpenSSL's libcrypto: libcrypto makes it, checks it and signs with it. Its
+    /// mirror is empty, so `dump` shows nothing of the key.
+    final class P256Signer: Sendable, CustomReflectable {
         /// libcrypto's key; never changed after creation, which libcrypto allows to be used from
         /// several threads at once.
         nonisolated(unsafe) private let key: OpaquePointer
-        /// The private scalar, 32 bytes, for the session's record.
-        let privateScalar: [UInt8]
         /// The public key.
         let publicKey: DPoPPublicKey
 
-        private init(key: OpaquePointer, privateScalar: [UInt8], publicKey: DPoPPublicKey) {
+        private init(key: OpaquePointer, publicKey: DPoPPublicKey) {
             self.key = key
-            self.privateScalar = privateScalar
             self.publicKey = publicKey
         }
+
+        var customMirror: Mirror { Mirror(self, children: [:]) }
 
         deinit {
             EVP_PKEY_free(key)
         }
 
-        /// A new key.
-        static func generate() throws -> P256Signer {
+        /// A new key, and its private scalar (32 bytes) for the session's record.
+        static func generate() throws -> (signer: P256Signer, privateScalar: [UInt8]) {
             guard let key = bearer_p256_generate() else { throw failure("could not make a P-256 key") }
             var scalar = [UInt8](repeating: 0, count: 32)
             var x = [UInt8](repeating: 0, count: 32)
@@ -32,7 +32,7 @@
                 EVP_PKEY_free(key)
                 throw failure("could not read the new P-256 key")
             }
-            return P256Signer(key: key, privateScalar: scalar, publicKey: try DPoPPublicKey(x: x, y: y))
+            return (P256Signer(key: key, publicKey: try DPoPPublicKey(x: x, y: y)), scalar)
         }
 
         /// The key with private scalar `privateScalar`, refused unless `publicKey` is its own.
@@ -40,7 +40,7 @@
             guard let key = bearer_p256_import(privateScalar, publicKey.uncompressedPoint) else {
                 throw Self.failure("refused the saved key: its public key is not its private key's own")
             }
-            self.init(key: key, privateScalar: privateScalar, publicKey: publicKey)
+            self.init(key: key, publicKey: publicKey)
         }
 
         /// The ES256 signature of `message`, `r‖s`.

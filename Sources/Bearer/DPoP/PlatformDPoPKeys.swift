@@ -42,7 +42,7 @@ public struct PlatformDPoPKeys: DPoPKeySource {
         if secureEnclave == .whenAvailable, let key = try SecureEnclaveDPoPKey.makeIfAvailable() {
             return key
         }
-        return try SoftwareDPoPKey(signer: P256Signer.generate())
+        return try SoftwareDPoPKey(P256Signer.generate())
     }
 
     /// The key a saved record describes.
@@ -62,5 +62,21 @@ public struct PlatformDPoPKeys: DPoPKeySource {
                 "The session's DPoP key is of kind \"\(record.kind)\", which PlatformDPoPKeys does not make; "
                     + "configure the DPoPKeySource that made it. The session was kept.")
         }
+    }
+}
+
+extension PlatformDPoPKeys {
+    /// The key source for sessions kept in `store`: new keys in the Secure Enclave where the store
+    /// is this device's keychain (``KeychainSessionStore``) and the device has an enclave, software
+    /// keys elsewhere, whose records can move with the store's sessions.
+    ///
+    /// - Parameter store: Where the sessions are saved.
+    /// - Returns: The key source.
+    public static func keeping(sessionsIn store: any SessionStore) -> PlatformDPoPKeys {
+        #if canImport(Security)
+            PlatformDPoPKeys(secureEnclave: store is KeychainSessionStore ? .whenAvailable : .never)
+        #else
+            PlatformDPoPKeys()
+        #endif
     }
 }

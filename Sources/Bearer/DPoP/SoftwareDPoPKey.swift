@@ -1,20 +1,23 @@
 import BearerCore
 
 /// A P-256 DPoP key held in memory, whose record carries its private scalar, so any process that
-/// reads the session's record signs with the same key.
-struct SoftwareDPoPKey: DPoPKey {
+/// reads the session's record signs with the same key. Its descriptions and mirror show only the
+/// record's, which never show the private key.
+struct SoftwareDPoPKey: DPoPKey, CustomStringConvertible {
     /// The record kind: the raw private scalar, which CryptoKit and libcrypto both read.
     static let kind = "p256"
 
     let signer: P256Signer
     let record: DPoPKeyRecord
 
-    /// Wraps a key the platform made.
-    init(signer: P256Signer) {
-        self.signer = signer
+    /// Wraps a key the platform made, with its private scalar.
+    init(_ made: (signer: P256Signer, privateScalar: [UInt8])) {
+        self.signer = made.signer
         self.record = DPoPKeyRecord(
-            kind: Self.kind, privateKey: DPoPKeyMaterial(bytes: signer.privateScalar), publicKey: signer.publicKey)
+            kind: Self.kind, privateKey: DPoPKeyMaterial(bytes: made.privateScalar), publicKey: made.signer.publicKey)
     }
+
+    var description: String { "SoftwareDPoPKey(\(record.thumbprint))" }
 
     /// Rebuilds the key of `record`; the platform checks that its public key is the scalar's own.
     init(record: DPoPKeyRecord) throws {

@@ -53,3 +53,25 @@ extension AuthSession: Authorizer {
         }
     }
 }
+
+extension AuthSession {
+    /// Keeps the `DPoP-Nonce` of an answer to a request the app sent itself, authorized with
+    /// ``authorize(_:)->URLRequest``: see ``takeDPoPNonce(from:for:)``.
+    ///
+    /// ```swift
+    /// var (data, response) = try await urlSession.data(for: try await session.authorize(request))
+    /// if let answer = response as? HTTPURLResponse, await session.takeDPoPNonce(from: answer) {
+    ///     (data, response) = try await urlSession.data(for: try await session.authorize(request))
+    /// }
+    /// ```
+    ///
+    /// - Parameter response: The answer.
+    /// - Returns: Whether the answer asked for a new nonce, so the request is worth sending again.
+    @discardableResult
+    public func takeDPoPNonce(from response: HTTPURLResponse) -> Bool {
+        guard let url = response.url else { return false }
+        var fields: HTTPHeaderFields = [:]
+        for name in ["DPoP-Nonce", "WWW-Authenticate"] { fields[name] = response.value(forHTTPHeaderField: name) }
+        return takeDPoPNonce(from: TransportResponse(status: response.statusCode, headerFields: fields), for: url)
+    }
+}

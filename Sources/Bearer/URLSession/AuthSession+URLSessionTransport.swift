@@ -4,7 +4,8 @@ import Foundation
 // The entry points of BearerCore take the transport that sends their requests; these are the same
 // calls with the process's one shared ``URLSessionTransport``, which is what almost every app wants:
 // one connection pool, not a new `URLSession` (and new connections) per call. They also give the
-// sessions the platform's DPoP keys (``PlatformDPoPKeys``) where the configuration names none.
+// sessions the platform's DPoP keys (``PlatformDPoPKeys/keeping(sessionsIn:)``: the Secure
+// Enclave for the keychain store) where the configuration names none.
 
 extension AuthSession {
     /// Signs in with one call, sending requests with the process's one shared ``URLSessionTransport``: see
@@ -40,7 +41,8 @@ extension AuthSession {
             to: server, as: client, scopes: scopes, using: agent, store: store, key: key,
             additionalParameters: additionalParameters, tokenParameters: tokenParameters,
             transport: URLSessionTransport.shared, clock: clock,
-            configuration: .resolved(configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys()))
+            configuration: .resolved(
+                configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store)))
     }
 
     /// Signs in with the device authorization grant (RFC 8628), sending requests with the process's one shared
@@ -70,7 +72,9 @@ extension AuthSession {
     ) async throws -> AuthSession {
         try await signInWithDeviceCode(
             to: server, as: client, scopes: scopes, store: store, key: key, transport: URLSessionTransport.shared,
-            clock: clock, configuration: .resolved(configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys()),
+            clock: clock,
+            configuration: .resolved(
+                configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store)),
             progress: progress)
     }
 
@@ -92,7 +96,7 @@ extension AuthSession {
     ) async throws -> AuthSession? {
         try await restore(
             key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
-            defaultDPoPKeys: PlatformDPoPKeys())
+            defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store))
     }
 
     /// Saves a session that did not come from a sign-in (tokens obtained elsewhere: see
@@ -116,7 +120,8 @@ extension AuthSession {
     ) async throws -> AuthSession {
         try await save(
             state, to: store, key: key, transport: URLSessionTransport.shared, clock: clock,
-            configuration: .resolved(configuration, for: state.server, defaultDPoPKeys: PlatformDPoPKeys()))
+            configuration: .resolved(
+                configuration, for: state.server, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store)))
     }
 }
 

@@ -43,6 +43,12 @@ enum ExportCommand: Command {
         }
         let profile = try Profile(arguments, environment)
         let state = try await profile.load()
+        if let key = state.dpopKey {
+            // The other formats know no DPoP key: their tokens would be useless without it.
+            throw UsageError(
+                "Profile \(profile.name) is bound to DPoP key \(key.thumbprint), which \(format) cannot carry; its "
+                    + "tokens are useless without the key. Nothing was written.", command: "export")
+        }
         let data: Data
         switch format {
         case "gtmoauth2":

@@ -20,7 +20,7 @@ enum ProofCommand: Command {
         proof is good for one request: print new ones for each. The URL must be one the profile may send tokens to
         (see bearer help curl). A Bearer session needs no proof: use bearer token.
 
-        Example (bash): mapfile -t h < <(bearer proof --method GET --url "$u") && curl -H "${h[0]}" -H "${h[1]}" "$u"
+        Example (bash, curl 7.55 or later): curl -H @<(bearer proof --method GET --url "$u") "$u"
         """
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {

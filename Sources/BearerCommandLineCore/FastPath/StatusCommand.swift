@@ -130,7 +130,12 @@ package enum StatusCommand {
         console.out("Scopes:        \(report.scopes.joined(separator: " ").printable)")
         console.out("Token expiry:  \(expiryText)")
         console.out("Needs sign-in: \(report.signInRequired ? "yes — run bearer login" : "no")")
-        let binding = report.dpopThumbprint.map { "DPoP, bound to key \($0)" } ?? report.tokenType
+        let binding =
+            switch (report.tokenType, report.dpopThumbprint) {
+            case ("DPoP", let key?): "DPoP, bound to key \(key)"
+            case (let type, let key?): "\(type) (its refresh token is bound to DPoP key \(key))"
+            case (let type, nil): type
+            }
         console.out("Token type:    \(binding)")
         console.out("Issuer:        \(report.issuer.printable)")
         console.out("Client:        \(report.clientID.printable)")

@@ -10,9 +10,10 @@ extension AuthState {
     ///
     /// - a `DPoP` token keeps the key with the grant; when the access token is a JWT whose
     ///   `cnf.jkt` is readable it must name that key (RFC 9449 §6.1);
-    /// - a `Bearer` token answering a proof means the server ignored DPoP: the session is a Bearer
-    ///   session without a key, unless DPoP is required, when the grant is refused (and revoked by
-    ///   the caller).
+    /// - a `Bearer` access token answering a proof: requests present it as a Bearer token, but the
+    ///   grant keeps the key, since a public client's refresh token may still be bound to it (RFC
+    ///   9449 §5), and refreshes go on proving it; where DPoP is required the grant is refused (and
+    ///   revoked by the caller).
     ///
     /// - Throws: ``BearerError/Kind/proofOfPossession`` for a token bound to another key, or a
     ///   Bearer answer where DPoP is required.
@@ -33,6 +34,9 @@ extension AuthState {
             throw BearerError.proofOfPossession(
                 "The server answered the sign-in's DPoP proof with a Bearer token, and DPoP is required "
                     + "(DPoPSettings.use); the grant was refused and revoked. Check that the server supports DPoP.")
+        case (.bearer, let key?):
+            bound.accessTokenType = .bearer
+            bound.dpopKey = key
         default:
             bound.accessTokenType = .bearer
             bound.dpopKey = nil

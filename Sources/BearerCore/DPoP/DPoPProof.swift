@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 /// A DPoP proof (RFC 9449 §4): a `dpop+jwt` signed with ES256 by the session's key, naming the
@@ -11,7 +11,7 @@
 /// - Payload: `jti` (16 random bytes), `htm` (the method), `htu` (the URL without query or
 ///   fragment), `iat` (whole seconds), the server's `nonce` when it gave one, and `ath` (base64url
 ///   SHA-256 of the access token) on requests to a resource.
-struct DPoPProof: Sendable {
+@_spi(Benchmarks) public struct DPoPProof: Sendable {
     /// The request method, e.g. `POST`.
     var method: String
     /// The request URL; its query and fragment are left out of `htu`.
@@ -23,6 +23,24 @@ struct DPoPProof: Sendable {
     /// When the proof is made.
     var issuedAt: Date
 
+    /// A proof for a `method` request to `url`.
+    ///
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - url: The request URL.
+    ///   - nonce: The server's nonce, if any.
+    ///   - accessToken: The access token the request presents, if any.
+    ///   - issuedAt: When the proof is made.
+    @_spi(Benchmarks) public init(
+        method: String, url: URL, nonce: String? = nil, accessToken: AccessToken? = nil, issuedAt: Date
+    ) {
+        self.method = method
+        self.url = url
+        self.nonce = nonce
+        self.accessToken = accessToken
+        self.issuedAt = issuedAt
+    }
+
     /// The signed proof, `header.payload.signature`.
     ///
     /// - Parameters:
@@ -31,7 +49,10 @@ struct DPoPProof: Sendable {
     /// - Returns: The compact JWS.
     /// - Throws: ``BearerError/Kind/proofOfPossession`` when the key cannot sign or returns
     ///   something other than a 64-byte signature.
-    func signed(with key: any DPoPKey, identifier: String = Self.randomIdentifier()) async throws -> String {
+    @_spi(Benchmarks) public func signed(
+        with key: any DPoPKey,
+        identifier: String = Self.randomIdentifier()
+    ) async throws -> String {
         let input = Self.header(key.record.publicKey) + "." + Base64URL.encode(payload(identifier: identifier).utf8)
         let signature: [UInt8]
         do {
@@ -53,7 +74,7 @@ struct DPoPProof: Sendable {
 
     /// The base64url header for `publicKey`.
     static func header(_ publicKey: DPoPPublicKey) -> String {
-        Base64URL.encode((#"{"typ":"dpop+jwt","alg":"ES256","jwk":"# + publicKey.jwk + "}").utf8)
+        publicKey.proofHeader
     }
 
     /// The payload's JSON.
@@ -66,12 +87,18 @@ struct DPoPProof: Sendable {
         return json + "}"
     }
 
-    /// `htu`: the URL without its query and fragment (RFC 9449 §4.2), and with `/` for an empty
-    /// path (RFC 3986 §6.2.3).
+    /// `htu`: the URL without its query and fragment (RFC 9449 §4.2), without user information,
+    /// and with `/` for an empty path (RFC 3986 §6.2.3).
     static func targetURI(of url: URL) -> String {
         let text = url.absoluteString
         let end = text.firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex
-        let target = String(text[..<end])
+        var target = String(text[..<end])
+        if let separator = target.firstRange(of: "://") {
+            let authorityEnd = target[separator.upperBound...].firstIndex(of: "/") ?? target.endIndex
+            if let at = target[separator.upperBound..<authorityEnd].lastIndex(of: "@") {
+                target.removeSubrange(separator.upperBound...at)
+            }
+        }
         return url.host != nil && url.path.isEmpty ? target + "/" : target
     }
 
@@ -81,13 +108,17 @@ struct DPoPProof: Sendable {
     }
 
     /// A new `jti`: 16 random bytes, base64url.
-    static func randomIdentifier() -> String {
+    @_spi(Benchmarks) public static func randomIdentifier() -> String {
         var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        let words = [generator.next(), generator.next()]
+        return Base64URL.encode(words.withUnsafeBytes { Array($0) })
     }
 
     /// `text` as a JSON string (RFC 8259 §7).
     static func quoted(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

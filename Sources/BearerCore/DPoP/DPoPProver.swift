@@ -23,10 +23,17 @@ struct DPoPProver: Sendable {
     func proving(_ request: TransportRequest, presenting accessToken: AccessToken?) async throws
         -> TransportRequest
     {
+        try await proving(request, presenting: accessToken, nonce: nonces.nonce(for: request.url))
+    }
+
+    /// `request` with a new proof carrying `nonce`.
+    private func proving(_ request: TransportRequest, presenting accessToken: AccessToken?, nonce: String?)
+        async throws -> TransportRequest
+    {
         var proved = request
         proved.headerFields["DPoP"] = try await DPoPProof(
-            method: request.method.rawValue, url: request.url, nonce: nonces.nonce(for: request.url),
-            accessToken: accessToken, issuedAt: clock.now()
+            method: request.method.rawValue, url: request.url, nonce: nonce, accessToken: accessToken,
+            issuedAt: clock.now()
         ).signed(with: key)
         return proved
     }
@@ -45,10 +52,10 @@ struct DPoPProver: Sendable {
         through send: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
         let sentNonce = nonces.nonce(for: request.url)
-        var response = try await send(try await proving(request, presenting: accessToken))
+        var response = try await send(try await proving(request, presenting: accessToken, nonce: sentNonce))
         let latest = nonces.keep(from: response, for: request.url)
         if Self.asksForNonce(response), let latest, latest != sentNonce {
-            response = try await send(try await proving(request, presenting: accessToken))
+            response = try await send(try await proving(request, presenting: accessToken, nonce: latest))
             nonces.keep(from: response, for: request.url)
         }
         return response

@@ -1,10 +1,24 @@
 /// The public half of a P-256 DPoP key: what a proof's `jwk` header carries (RFC 9449 §4.2) and
 /// what a DPoP token is bound to, through its thumbprint.
 public struct DPoPPublicKey: Sendable, Hashable {
+    /// Whether two keys are the same point.
+    public static func == (lhs: DPoPPublicKey, rhs: DPoPPublicKey) -> Bool { lhs.x == rhs.x && lhs.y == rhs.y }
+
+    /// Hashes the point.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(x)
+        hasher.combine(y)
+    }
+
     /// The point's x coordinate, 32 bytes big-endian.
     public let x: [UInt8]
     /// The point's y coordinate, 32 bytes big-endian.
     public let y: [UInt8]
+    /// The key as a JWK (RFC 7517) with only its required members, in the order and spelling of
+    /// RFC 7638 §3.2: `{"crv":"P-256","kty":"EC","x":…,"y":…}`.
+    let jwk: String
+    /// The base64url header of every proof this key signs: `typ`, `alg` and `jwk`.
+    let proofHeader: String
 
     /// Creates the key from its point's coordinates.
     ///
@@ -19,6 +33,10 @@ public struct DPoPPublicKey: Sendable, Hashable {
         }
         self.x = x
         self.y = y
+        self.jwk = JWKThumbprint.canonicalJSON(requiredMembers: [
+            "crv": "P-256", "kty": "EC", "x": Base64URL.encode(x), "y": Base64URL.encode(y),
+        ])
+        self.proofHeader = Base64URL.encode((#"{"typ":"dpop+jwt","alg":"ES256","jwk":"# + jwk + "}").utf8)
     }
 
     /// Creates the key from its uncompressed point, `04‖x‖y` (SEC 1 §2.3.3, CryptoKit's
@@ -37,18 +55,9 @@ public struct DPoPPublicKey: Sendable, Hashable {
     /// The uncompressed point, `04‖x‖y`.
     public var uncompressedPoint: [UInt8] { [4] + x + y }
 
-    /// The key as a JWK (RFC 7517) with only its required members, in the order and spelling of
-    /// RFC 7638 §3.2: `{"crv":"P-256","kty":"EC","x":…,"y":…}`.
-    var jwk: String { JWKThumbprint.canonicalJSON(requiredMembers: requiredMembers) }
-
-    /// The members RFC 7638 §3.2 requires of an EC key.
-    private var requiredMembers: [String: String] {
-        ["crv": "P-256", "kty": "EC", "x": Base64URL.encode(x), "y": Base64URL.encode(y)]
-    }
-
     /// The key's JWK thumbprint (RFC 7638): base64url of SHA-256 of its required members. A DPoP token's
     /// `cnf.jkt` and the `dpop_jkt` parameter name a key this way (RFC 9449 §6, §10).
-    public var thumbprint: String { JWKThumbprint.of(requiredMembers: requiredMembers) }
+    public var thumbprint: String { Base64URL.encode(SHA256.hash(jwk.utf8)) }
 }
 
 extension DPoPPublicKey: Codable {

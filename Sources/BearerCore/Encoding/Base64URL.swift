@@ -11,19 +11,36 @@
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The encoded text, using `A–Z a–z 0–9 - _` only.
     @_spi(Testing) public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let standard = Data(bytes).base64EncodedString()
-        var result = ""
-        result.reserveCapacity(standard.utf8.count)
-        for character in standard.unicodeScalars {
-            switch character {
-            case "+": result.append("-")
-            case "/": result.append("_")
-            case "=": continue
-            default: result.unicodeScalars.append(character)
-            }
+        let input = Array(bytes)
+        var output = [UInt8]()
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= input.count {
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output.append(alphabet[Int(group >> 18 & 63)])
+            output.append(alphabet[Int(group >> 12 & 63)])
+            output.append(alphabet[Int(group >> 6 & 63)])
+            output.append(alphabet[Int(group & 63)])
+            index += 3
         }
-        return result
+        switch input.count - index {
+        case 1:
+            let group = UInt32(input[index]) << 16
+            output.append(alphabet[Int(group >> 18 & 63)])
+            output.append(alphabet[Int(group >> 12 & 63)])
+        case 2:
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            output.append(alphabet[Int(group >> 18 & 63)])
+            output.append(alphabet[Int(group >> 12 & 63)])
+            output.append(alphabet[Int(group >> 6 & 63)])
+        default:
+            break
+        }
+        return String(decoding: output, as: UTF8.self)
     }
+
+    /// The base64url alphabet (RFC 4648 §5).
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Decodes base64url text, with or without padding; standard base64 (`+`, `/`) is accepted too.
     ///

@@ -30,14 +30,16 @@ extension AuthSession {
         return response
     }
 
-    /// Whether `response` is a `401` whose challenge says `invalid_token`.
-    static func rejectsToken(_ response: TransportResponse) -> Bool {
-        response.status == 401 && challenge(of: response)?.error == OAuthError.Code.invalidToken.rawValue
+    /// Whether `response` is a `401` whose challenge says `invalid_token`: the challenge of
+    /// `scheme` first (`DPoP` for a DPoP token), else the other one.
+    static func rejectsToken(_ response: TransportResponse, scheme: String = "Bearer") -> Bool {
+        response.status == 401
+            && challenge(of: response, preferring: scheme)?.error == OAuthError.Code.invalidToken.rawValue
     }
 
     /// Throws ``OAuthError`` `insufficient_scope` for a `403` whose challenge names that error.
-    static func checkScope(of response: TransportResponse) throws {
-        guard response.status == 403, let challenge = challenge(of: response),
+    static func checkScope(of response: TransportResponse, scheme: String = "Bearer") throws {
+        guard response.status == 403, let challenge = challenge(of: response, preferring: scheme),
             challenge.error == OAuthError.Code.insufficientScope.rawValue
         else { return }
         throw OAuthError(
@@ -62,9 +64,10 @@ extension AuthSession {
         }
     }
 
-    /// The `Bearer` challenge of `response`, else its `DPoP` challenge.
-    private static func challenge(of response: TransportResponse) -> BearerChallenge? {
+    /// The challenge of `scheme` in `response`, else the one of the other scheme (`Bearer`, `DPoP`).
+    private static func challenge(of response: TransportResponse, preferring scheme: String) -> BearerChallenge? {
         guard let header = response.headerFields["WWW-Authenticate"] else { return nil }
-        return BearerChallenge(header: header) ?? BearerChallenge(header: header, scheme: "DPoP")
+        let other = scheme.lowercased() == "dpop" ? "Bearer" : "DPoP"
+        return BearerChallenge(header: header, scheme: scheme) ?? BearerChallenge(header: header, scheme: other)
     }
 }

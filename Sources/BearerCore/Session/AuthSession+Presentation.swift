@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 // How a request presents the session's access token: as a Bearer token (RFC 6750 §2.1), or as a
@@ -13,6 +13,9 @@ extension AuthSession {
         let token: AccessToken
         /// Makes the proofs of a DPoP token; `nil` for a Bearer token.
         let prover: DPoPProver?
+
+        /// `DPoP` or `Bearer`: the scheme whose challenges speak of this token.
+        var scheme: String { prover == nil ? "Bearer" : "DPoP" }
 
         /// `request` with `Authorization` set, and for a DPoP token a new `DPoP` proof with the
         /// origin's latest nonce.
@@ -59,5 +62,23 @@ extension AuthSession {
         }
         return Presentation(
             token: token, prover: DPoPProver(key: key, nonces: configuration.dpop.nonces, clock: clock))
+    }
+}
+
+extension AuthSession {
+    /// Keeps the `DPoP-Nonce` of an answer to a request the app sent itself, authorized with
+    /// ``authorize(_:)->TransportRequest``, so that the next proof for that server carries it
+    /// (RFC 9449 §9). When the answer is a `401` asking for it (`WWW-Authenticate: DPoP
+    /// error="use_dpop_nonce"`), authorize the request again and send it once more;
+    /// ``data(for:)->TransportResponse`` does all of this itself.
+    ///
+    /// - Parameters:
+    ///   - response: The answer.
+    ///   - url: The URL of the request it answers.
+    /// - Returns: Whether the answer asked for a new nonce, so the request is worth sending again.
+    @discardableResult
+    public func takeDPoPNonce(from response: TransportResponse, for url: URL) -> Bool {
+        let latest = configuration.dpop.nonces.keep(from: response, for: url)
+        return latest != nil && DPoPProver.asksForNonce(response)
     }
 }

@@ -187,16 +187,18 @@ public actor AuthSession {
         try await funnel {
             let presentation = try await self.presentation(for: request.url)
             var response = try await presentation.send(request, using: self.transport)
-            if Self.rejectsToken(response) {
+            if Self.rejectsToken(response, scheme: presentation.scheme) {
                 let again = try await self.presentation(for: request.url, .otherThan(presentation.token))
                 response = try await again.send(request, using: self.transport)
             }
-            try Self.checkScope(of: response)
+            try Self.checkScope(of: response, scheme: presentation.scheme)
             return response
         }
     }
 
-    /// A fresh access token, refreshing first when needed.
+    /// A fresh access token, refreshing first when needed. A DPoP session's token
+    /// (``AuthState/accessTokenType``) is accepted only with a proof: send requests with
+    /// ``data(for:)->TransportResponse`` or ``authorize(_:)->TransportRequest`` instead.
     ///
     /// - Returns: The token.
     /// - Throws: As ``authorize(_:)->TransportRequest``.
@@ -235,13 +237,14 @@ public actor AuthSession {
         url: URL?,
         nonce: String? = nil
     ) async throws -> HTTPHeaderFields {
-        let presentation = try await presentation(for: url)
-        guard let url else { return [:] }
-        if let nonce, !configuration.dpop.nonces.keep(nonce, for: url) {
+        if let nonce, !DPoPNonces.isValid(nonce) {
             throw BearerError.invalidConfiguration(
                 "The nonce given is not a DPoP nonce (RFC 9449 §8.1: printable ASCII without spaces, quotes or "
-                    + "backslashes).")
+                    + "backslashes); nothing was sent.")
         }
+        let presentation = try await presentation(for: url)
+        guard let url else { return [:] }
+        if let nonce { configuration.dpop.nonces.keep(nonce, for: url) }
         let stamped = try await presentation.stamped(TransportRequest(method: .init(rawValue: method), url: url))
         var fields: HTTPHeaderFields = [:]
         for name in ["Authorization", "DPoP"] { fields[name] = stamped.headerFields[name] }

@@ -5,8 +5,14 @@
 #endif
 
 extension AuthState: Codable {
-    /// The envelope version this release writes.
-    public static let currentVersion = 1
+    /// The newest envelope version this release reads and writes: 2, for a session bound to a
+    /// DPoP key, so that a release that knows nothing of DPoP refuses it (and keeps it) rather than
+    /// use its tokens as Bearer tokens. A Bearer session is written as version 1, which every
+    /// release reads.
+    public static let currentVersion = 2
+
+    /// The envelope version of a Bearer session, which releases before DPoP read too.
+    static let bearerVersion = 1
 
     /// The largest magnitude of a stored date (seconds since 1970) or lifetime read: about the
     /// year 5138. A file holding more is corrupt.
@@ -40,9 +46,9 @@ extension AuthState: Codable {
         do {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let version = try container.decode(Int.self, forKey: .version)
-            guard version == Self.currentVersion else {
+            guard (Self.bearerVersion...Self.currentVersion).contains(version) else {
                 throw BearerError.unreadableSession(
-                    "The saved session has format version \(version); this release reads version "
+                    "The saved session has format version \(version); this release reads versions 1 to "
                         + "\(Self.currentVersion). Update Bearer, or sign in again."
                 )
             }
@@ -121,7 +127,8 @@ extension AuthState: Codable {
     /// Encodes the session in the current envelope version.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Self.currentVersion, forKey: .version)
+        let boundToKey = dpopKey != nil || accessTokenType != .bearer
+        try container.encode(boundToKey ? Self.currentVersion : Self.bearerVersion, forKey: .version)
         try container.encode(server, forKey: .server)
         try container.encode(client, forKey: .client)
         try container.encodeIfPresent(accessToken, forKey: .accessToken)

@@ -2,7 +2,7 @@ import Bearer
 import Foundation
 import Testing
 
-@_spi(Migration) @_spi(Testing) @testable import BearerCore
+@_spi(Benchmarks) @_spi(Migration) @_spi(Testing) @testable import BearerCore
 
 /// Thumbprints against the RFCs' vectors, and the shape of the proofs Bearer makes (RFC 9449 §4).
 /// That the signatures verify is checked by an independent verifier in the end-to-end tests.

@@ -3,7 +3,7 @@ import BearerTestSupport
 import Foundation
 import Testing
 
-@_spi(Migration) @_spi(Testing) @testable import BearerCore
+@_spi(Benchmarks) @_spi(Migration) @_spi(Testing) @testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -124,17 +124,98 @@ struct DPoPSessionTests {
         #expect(try Self.proofClaims(request)["htm"] == .string("POST"))
     }
 
-    @Test("A server that ignores the proof and answers Bearer gives a Bearer session without a key")
+    @Test("A Bearer answer to a proof: Bearer requests, but the key stays for the refresh token it may bind")
     func bearerAnswerWhenAdvertised() async throws {
         let (session, transport, _) = try await signIn([
             .json(200, #"{"access_token":"at-1","token_type":"Bearer","refresh_token":"rt-1"}"#),
             .json(200, "{}"),
+            .json(200, #"{"access_token":"at-2","token_type":"Bearer","refresh_token":"rt-2"}"#),
         ])
         let state = await session.state
-        #expect(state.accessTokenType == .bearer && state.dpopKey == nil)
+        #expect(state.accessTokenType == .bearer && state.dpopKey != nil)
         _ = try await session.data(for: TransportRequest(url: Fixtures.url("https://api.example.com/items")))
         let resource = try #require(await transport.requests.last)
         #expect(resource.headerFields["Authorization"] == "Bearer at-1" && resource.headerFields["DPoP"] == nil)
+        let refreshed = try await session.refresh()
+        #expect(refreshed.dpopKey == state.dpopKey, "RFC 9449 §5: a public client's refresh token stays bound")
+        #expect(try #require(await transport.requests.last).headerFields["DPoP"] != nil)
+    }
+
+    @Test("A DPoP session is written as envelope version 2, which releases before DPoP refuse; Bearer stays 1")
+    func envelopeVersions() async throws {
+        let (session, _, _) = try await signIn([Self.dpopTokens])
+        let dpop = try JSONDecoder().decode([String: JSONValue].self, from: try await session.state.encoded())
+        #expect(dpop["version"] == .number(2))
+        let bearer = AuthState(server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at"))
+        let plain = try JSONDecoder().decode([String: JSONValue].self, from: try bearer.encoded())
+        #expect(plain["version"] == .number(1))
+        var newer = dpop
+        newer["version"] = .number(3)
+        let error = #expect(throws: BearerError.self) { try AuthState(encoded: try JSONEncoder().encode(newer)) }
+        #expect(error?.kind == .unreadableSession)
+    }
+
+    @Test("The device flow's polls carry proofs, and one is sent again with the server's nonce")
+    func deviceFlow() async throws {
+        var server = Self.dpopServer
+        server.deviceAuthorizationEndpoint = Fixtures.url("https://auth.example.com/device")
+        let clock = TestClock(Fixtures.epoch)
+        let transport = RecordingTransport(replies: [
+            .json(
+                200,
+                #"{"device_code":"dev","user_code":"ABCD","verification_uri":"https://auth.example.com/device","expires_in":1800,"interval":5}"#
+            ),
+            .json(400, #"{"error":"authorization_pending"}"#),
+            Self.useNonce("n-1"),
+            Self.dpopTokens,
+        ])
+        let session = try await AuthSession.signInWithDeviceCode(
+            to: server, as: Fixtures.publicClient, scopes: ["email"], store: InMemorySessionStore(),
+            transport: transport, clock: clock.wallClock, configuration: Self.configuration()
+        ) { _ in }
+        #expect(await session.state.accessTokenType == .dpop)
+        let polls = await transport.requests(toPathEnding: "/token")
+        #expect(polls.count == 3)
+        let claims = try polls.map(Self.proofClaims)
+        #expect(claims[1]["nonce"] == nil && claims[2]["nonce"] == .string("n-1"))
+        #expect(Set(claims.map { $0["jti"] }).count == 3)
+    }
+
+    @Test("A sign-in finished from a pending sign-in binds its grant too")
+    func pendingSignIn() async throws {
+        let request = try Fixtures.request(server: Self.dpopServer)
+        let pending = PendingSignIn(request: request, key: "main", createdAt: Fixtures.epoch, tokenParameters: [:])
+        let transport = RecordingTransport(replies: [Self.dpopTokens])
+        let session = try await AuthSession.finishSignIn(
+            pending, redirect: Fixtures.redirect(for: request, query: "state=\(request.state)&code=c"),
+            store: InMemorySessionStore(), key: "main", transport: transport, clock: .fixed(Fixtures.epoch),
+            configuration: Self.configuration())
+        #expect(await session.state.dpopKey != nil)
+        #expect(await transport.requests.first?.headerFields["DPoP"] != nil)
+    }
+
+    @Test("takeDPoPNonce keeps a nonce from an answer the app received, for the next authorize")
+    func nonceFromAppsOwnRequest() async throws {
+        let (session, _, _) = try await signIn([Self.dpopTokens])
+        let url = Fixtures.url("https://api.example.com/items")
+        let refused = TransportResponse(
+            status: 401,
+            headerFields: ["WWW-Authenticate": #"DPoP error="use_dpop_nonce""#, "DPoP-Nonce": "r-9"])
+        #expect(await session.takeDPoPNonce(from: refused, for: url))
+        let again = try await session.authorize(TransportRequest(url: url))
+        #expect(try Self.proofClaims(again)["nonce"] == .string("r-9"))
+        #expect(await !session.takeDPoPNonce(from: TransportResponse(status: 200), for: url))
+    }
+
+    @Test("A private key never shows in a description or a dump of the key, its record or the settings")
+    func noKeyInDumps() async throws {
+        let key = try await PlatformDPoPKeys().makeKey()
+        var dumped = ""
+        dump(key, to: &dumped)
+        dump(key.record, to: &dumped)
+        dump(Self.configuration().dpop, to: &dumped)
+        let text = dumped + "\(key) \(key.record)"
+        #expect(!text.contains(key.record.privateKey.value))
     }
 
     @Test("Where DPoP is required, a Bearer answer is refused and its grant revoked")

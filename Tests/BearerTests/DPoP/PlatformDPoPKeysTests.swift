@@ -2,7 +2,7 @@ import Bearer
 import Foundation
 import Testing
 
-@_spi(Migration) @_spi(Testing) @testable import BearerCore
+@_spi(Benchmarks) @_spi(Migration) @_spi(Testing) @testable import BearerCore
 
 /// The platform's keys (libcrypto on Linux): made, saved as a record, rebuilt, and refused when the
 /// record does not hold a key that is its own.

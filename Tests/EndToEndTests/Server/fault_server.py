@@ -20,7 +20,7 @@ body), huge-unsized (64 MiB without Content-Length, until the connection closes)
 byte a second of a 200-byte body), delay (answers correctly after 0.4 s).
 
 With --any-token (the benchmarks, scripts/bench), every refresh grant gets a fresh pair and /resource
-accepts any bearer token, as the benchmarks' sessions carry tokens this server never issued.
+accepts any Bearer or DPoP token (a DPoP proof is not checked), as the benchmarks' sessions carry tokens this server never issued.
 
 Keep-alive (HTTP/1.1) and TCP_NODELAY, so that a request costs a round trip and not the ~40 ms of
 Nagle's algorithm meeting a delayed ACK. Prints its base URL on stdout and serves until killed.
@@ -112,8 +112,8 @@ class Handler(BaseHTTPRequestHandler):
             with lock:
                 self.send(200, {"token_requests": requests_seen, "last_answer_sent_at": last_answer_sent_at})
         elif path == "/resource":
-            token = self.headers.get("Authorization", "")[len("Bearer "):]
-            if accept_any_token and token:
+            scheme, _, token = self.headers.get("Authorization", "").partition(" ")
+            if accept_any_token and token and scheme.lower() in ("bearer", "dpop"):
                 self.send(200, {"ok": True})
                 return
             with lock:
