@@ -35,7 +35,9 @@ do {
     }
     if runs("dpopProof") { report(try await DPoPBenchmarks.proof(base: server, repeats: repeats)) }
     if runs("dpopRequests") {
-        report(try await DPoPBenchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
+        for figure in try await DPoPBenchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)) {
+            report(figure)
+        }
     }
     if runs("coldStart") { report(try await Benchmarks.coldStart(repeats: repeats)) }
     if runs("startup"), let bearer = environment["BEARER_BENCH_BEARER"], let floor = environment["BEARER_BENCH_FLOOR"],

@@ -81,13 +81,29 @@ static inline int bearer_p256_sign_der(EVP_PKEY *key, const unsigned char *messa
     return ok;
 }
 
-/// The ES256 signature of `message` (RFC 7518 §3.4: r‖s, 32 bytes each) into `out` (64 bytes).
-/// Returns 1 on success.
-static inline int bearer_p256_sign(EVP_PKEY *key, const unsigned char *message, size_t messageLength,
-                                   unsigned char *out) {
-    unsigned char der[80];
-    size_t derLength = sizeof der;
-    if (!bearer_p256_sign_der(key, message, messageLength, der, &derLength)) return 0;
+/// A context that signs with `key` (ECDSA over SHA-256), set up once: looking up the algorithms
+/// costs more than the signature, so each signature starts from a copy of it. NULL on failure.
+static inline EVP_MD_CTX *bearer_p256_signing_context(EVP_PKEY *key) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    if (context && EVP_DigestSignInit_ex(context, NULL, "SHA256", NULL, NULL, key, NULL) != 1) {
+        EVP_MD_CTX_free(context);
+        context = NULL;
+    }
+    return context;
+}
+
+/// A copy of `template` (from bearer_p256_signing_context) for one signature, or NULL.
+static inline EVP_MD_CTX *bearer_p256_signing_copy(const EVP_MD_CTX *template) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    if (context && EVP_MD_CTX_copy_ex(context, template) != 1) {
+        EVP_MD_CTX_free(context);
+        context = NULL;
+    }
+    return context;
+}
+
+/// `der`, an ECDSA signature in DER, as r‖s (32 bytes each) into `out` (64 bytes). Returns 1 on success.
+static inline int bearer_p256_raw_signature(const unsigned char *der, size_t derLength, unsigned char *out) {
     const unsigned char *cursor = der;
     ECDSA_SIG *signature = d2i_ECDSA_SIG(NULL, &cursor, (long)derLength);
     if (!signature) return 0;
@@ -95,6 +111,19 @@ static inline int bearer_p256_sign(EVP_PKEY *key, const unsigned char *message, 
     ECDSA_SIG_get0(signature, &r, &s);
     int ok = BN_bn2binpad(r, out, 32) == 32 && BN_bn2binpad(s, out + 32, 32) == 32;
     ECDSA_SIG_free(signature);
+    return ok;
+}
+
+/// The ES256 signature of `message` (RFC 7518 §3.4: r‖s, 32 bytes each) into `out` (64 bytes),
+/// made with `copy` (from bearer_p256_signing_copy), which this frees. Returns 1 on success.
+static inline int bearer_p256_sign(EVP_MD_CTX *copy, const unsigned char *message, size_t messageLength,
+                                   unsigned char *out) {
+    unsigned char der[80];
+    size_t derLength = sizeof der;
+    int ok = EVP_DigestSignUpdate(copy, message, messageLength) == 1
+        && EVP_DigestSignFinal(copy, der, &derLength) == 1
+        && bearer_p256_raw_signature(der, derLength, out);
+    EVP_MD_CTX_free(copy);
     return ok;
 }
 

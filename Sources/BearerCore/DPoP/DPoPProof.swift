@@ -90,16 +90,22 @@
     /// `htu`: the URL without its query and fragment (RFC 9449 §4.2), without user information,
     /// and with `/` for an empty path (RFC 3986 §6.2.3).
     static func targetURI(of url: URL) -> String {
-        let text = url.absoluteString
-        let end = text.firstIndex { $0 == "?" || $0 == "#" } ?? text.endIndex
-        var target = String(text[..<end])
-        if let separator = target.firstRange(of: "://") {
-            let authorityEnd = target[separator.upperBound...].firstIndex(of: "/") ?? target.endIndex
-            if let at = target[separator.upperBound..<authorityEnd].lastIndex(of: "@") {
-                target.removeSubrange(separator.upperBound...at)
-            }
+        var bytes = Array(url.absoluteString.utf8)
+        if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            bytes.removeSubrange(end...)
         }
-        return url.host != nil && url.path.isEmpty ? target + "/" : target
+        let separator = Array("://".utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: separator) }) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let authority = start + separator.count
+        var authorityEnd = bytes[authority...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        if let at = bytes[authority..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+            bytes.removeSubrange(authority...at)
+            authorityEnd -= at + 1 - authority
+        }
+        if authorityEnd == bytes.endIndex { bytes.append(UInt8(ascii: "/")) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `ath`: base64url of SHA-256 of the access token's ASCII (RFC 9449 §4.2).

@@ -51,6 +51,10 @@ struct DPoPProofTests {
         #expect(
             DPoPProof.targetURI(of: URL(string: "http://127.0.0.1:8080/api/oidc/token")!)
                 == "http://127.0.0.1:8080/api/oidc/token")
+        #expect(
+            DPoPProof.targetURI(of: URL(string: "https://user:secret@api.example.com/v1?q=1")!)
+                == "https://api.example.com/v1", "no user information")
+        #expect(DPoPProof.targetURI(of: URL(string: "https://a@b.example:8443#x")!) == "https://b.example:8443/")
     }
 
     @Test("A proof has RFC 9449 §4.2's header and claims: typ, alg, jwk; jti, htm, htu, iat, nonce, ath")
