@@ -20,7 +20,7 @@ extension AuthSession: Authorizer {
             let fields = try await self.authorizationHeaderFields(
                 method: request.httpMethod ?? "GET", url: request.url)
             authorized.setValue(fields["Authorization"], forHTTPHeaderField: "Authorization")
-            authorized.setValue(fields["DPoP"], forHTTPHeaderField: "DPoP")
+            if let proof = fields["DPoP"] { authorized.setValue(proof, forHTTPHeaderField: "DPoP") }
             return authorized
         }
     }

@@ -14,7 +14,7 @@ struct DPoPProver: Sendable {
     /// Signs the proofs.
     let key: any DPoPKey
     /// The nonces each origin sent.
-    let nonces: DPoPNonces
+    let memory: DPoPMemory
     /// Gives each proof's `iat`.
     let clock: WallClock
 
@@ -23,7 +23,7 @@ struct DPoPProver: Sendable {
     func proving(_ request: TransportRequest, presenting accessToken: AccessToken?) async throws
         -> TransportRequest
     {
-        try await proving(request, presenting: accessToken, nonce: nonces.nonce(for: request.url))
+        try await proving(request, presenting: accessToken, nonce: memory.nonce(for: request.url))
     }
 
     /// `request` with a new proof carrying `nonce`.
@@ -51,12 +51,12 @@ struct DPoPProver: Sendable {
         presenting accessToken: AccessToken?,
         through send: (TransportRequest) async throws -> TransportResponse
     ) async throws -> TransportResponse {
-        let sentNonce = nonces.nonce(for: request.url)
+        let sentNonce = memory.nonce(for: request.url)
         var response = try await send(try await proving(request, presenting: accessToken, nonce: sentNonce))
-        let latest = nonces.keep(from: response, for: request.url)
+        let latest = memory.keep(from: response, for: request.url)
         if Self.asksForNonce(response), let latest, latest != sentNonce {
             response = try await send(try await proving(request, presenting: accessToken, nonce: latest))
-            nonces.keep(from: response, for: request.url)
+            memory.keep(from: response, for: request.url)
         }
         return response
     }

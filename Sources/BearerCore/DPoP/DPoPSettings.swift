@@ -29,10 +29,9 @@ public struct DPoPSettings: Sendable {
     /// ``BearerError/Kind/proofOfPossession`` (kept as they are). `import Bearer`'s entry points
     /// that send with the shared `URLSessionTransport` fill in `PlatformDPoPKeys()`.
     public var keys: (any DPoPKeySource)?
-    /// The nonces servers sent, shared by every session configured with this value.
-    let nonces = DPoPNonces()
-    /// The key last rebuilt from a record, so that a session does not rebuild it per request.
-    private let lastKey = LastDPoPKey()
+    /// The nonces servers sent and the key last rebuilt, shared by every session configured with
+    /// this value.
+    let memory = DPoPMemory()
 
     /// Creates settings.
     ///
@@ -56,7 +55,7 @@ public struct DPoPSettings: Sendable {
                     + "the refresh token can be used (a DPoP token is never sent as a Bearer token). The session "
                     + "was kept as it is: restore its record, or sign in again to replace it.")
         }
-        if let key = lastKey.key(for: record) { return key }
+        if let key = memory.key(for: record) { return key }
         guard let keys else {
             throw BearerError.proofOfPossession(
                 "The session's grant is bound to DPoP key \(record.thumbprint), but no DPoP key source is "
@@ -79,7 +78,7 @@ public struct DPoPSettings: Sendable {
                 "The DPoP key source rebuilt another key than the session's \(record.thumbprint); nothing was "
                     + "sent and the session was kept.")
         }
-        lastKey.keep(key, for: record)
+        memory.keep(key, for: record)
         return key
     }
 
@@ -90,19 +89,5 @@ public struct DPoPSettings: Sendable {
         case .whenAdvertised: server.dpopSigningAlgorithms?.contains("ES256") ?? false
         case .required: true
         }
-    }
-}
-
-/// The key last rebuilt from a record.
-private final class LastDPoPKey: Sendable {
-    private let lock = Lock()
-    nonisolated(unsafe) private var last: (record: DPoPKeyRecord, key: any DPoPKey)?
-
-    func key(for record: DPoPKeyRecord) -> (any DPoPKey)? {
-        lock.withLock { last?.record == record ? last?.key : nil }
-    }
-
-    func keep(_ key: any DPoPKey, for record: DPoPKeyRecord) {
-        lock.withLock { last = (record, key) }
     }
 }

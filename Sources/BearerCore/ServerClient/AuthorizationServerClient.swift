@@ -88,7 +88,7 @@ public struct AuthorizationServerClient: Sendable {
         let request = Self.formPost(
             to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
         guard let proofKey else { return try await send(request) }
-        let prover = DPoPProver(key: proofKey, nonces: (dpop ?? DPoPSettings()).nonces, clock: clock)
+        let prover = DPoPProver(key: proofKey, memory: (dpop ?? DPoPSettings()).memory, clock: clock)
         return try await prover.send(request, presenting: nil) { try await send($0) }
     }
 

@@ -61,7 +61,7 @@ extension AuthSession {
             throw BearerError.proofOfPossession("The session's DPoP token has no key; it was not sent.")
         }
         return Presentation(
-            token: token, prover: DPoPProver(key: key, nonces: configuration.dpop.nonces, clock: clock))
+            token: token, prover: DPoPProver(key: key, memory: configuration.dpop.memory, clock: clock))
     }
 }
 
@@ -78,7 +78,7 @@ extension AuthSession {
     /// - Returns: Whether the answer asked for a new nonce, so the request is worth sending again.
     @discardableResult
     public func takeDPoPNonce(from response: TransportResponse, for url: URL) -> Bool {
-        let latest = configuration.dpop.nonces.keep(from: response, for: url)
+        let latest = configuration.dpop.memory.keep(from: response, for: url)
         return latest != nil && DPoPProver.asksForNonce(response)
     }
 }

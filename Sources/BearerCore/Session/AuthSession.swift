@@ -237,14 +237,16 @@ public actor AuthSession {
         url: URL?,
         nonce: String? = nil
     ) async throws -> HTTPHeaderFields {
-        if let nonce, !DPoPNonces.isValid(nonce) {
+        if let nonce, !DPoPMemory.isValid(nonce) {
             throw BearerError.invalidConfiguration(
                 "The nonce given is not a DPoP nonce (RFC 9449 §8.1: printable ASCII without spaces, quotes or "
                     + "backslashes); nothing was sent.")
         }
         let presentation = try await presentation(for: url)
-        guard let url else { return [:] }
-        if let nonce { configuration.dpop.nonces.keep(nonce, for: url) }
+        guard let url, presentation.prover != nil else {
+            return presentation.token.authorizationHeaderValue.map { ["Authorization": $0] } ?? [:]
+        }
+        if let nonce { configuration.dpop.memory.keep(nonce, for: url) }
         let stamped = try await presentation.stamped(TransportRequest(method: .init(rawValue: method), url: url))
         var fields: HTTPHeaderFields = [:]
         for name in ["Authorization", "DPoP"] { fields[name] = stamped.headerFields[name] }

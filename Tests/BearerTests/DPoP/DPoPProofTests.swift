@@ -116,9 +116,9 @@ struct DPoPProofTests {
         #expect(
             BearerChallenge(header: #"Bearer realm="x", DPoP error="invalid_token""#, scheme: "dpop")?.error
                 == "invalid_token")
-        #expect(DPoPNonces.isValid("eyJ7S_zG.eyJH0-Z.HX4w-7v"))
-        #expect(!DPoPNonces.isValid(""))
-        #expect(!DPoPNonces.isValid("has space"))
-        #expect(!DPoPNonces.isValid("quote\""))
+        #expect(DPoPMemory.isValid("eyJ7S_zG.eyJH0-Z.HX4w-7v"))
+        #expect(!DPoPMemory.isValid(""))
+        #expect(!DPoPMemory.isValid("has space"))
+        #expect(!DPoPMemory.isValid("quote\""))
     }
 }

@@ -11,7 +11,7 @@ public func fuzzOneInput(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(UnsafeRawBufferPointer(start: start, count: count))
     let text = String(decoding: data, as: UTF8.self)
     _ = BearerChallenge(header: text, scheme: "DPoP")?.error
-    _ = DPoPNonces.isValid(text)
+    _ = DPoPMemory.isValid(text)
     _ = DPoPProver.asksForNonce(TransportResponse(status: 400, body: data))
     _ = DPoPProver.asksForNonce(TransportResponse(status: 401, headerFields: ["WWW-Authenticate": text]))
     _ = AuthState.confirmationThumbprint(of: AccessToken(text))

@@ -4,13 +4,24 @@
     import Foundation
 #endif
 
-/// The latest `DPoP-Nonce` (RFC 9449 §8, §9) each origin sent: the authorization server and each
-/// resource server keep their own, taken from every answer, successful ones included.
-///
-/// Sessions that share a ``DPoPSettings`` value share its nonces.
-final class DPoPNonces: Sendable {
+/// What the sessions configured with one ``DPoPSettings`` value remember between requests: the
+/// latest `DPoP-Nonce` (RFC 9449 §8, §9) each origin sent (the authorization server and each
+/// resource server keep their own, taken from every answer, successful ones included), and the key
+/// last rebuilt from a record, so that a session does not rebuild it for each request.
+final class DPoPMemory: Sendable {
     private let lock = Lock()
     nonisolated(unsafe) private var byOrigin: [String: String] = [:]
+    nonisolated(unsafe) private var lastKey: (record: DPoPKeyRecord, key: any DPoPKey)?
+
+    /// The key last rebuilt from `record`, if it is still the last one.
+    func key(for record: DPoPKeyRecord) -> (any DPoPKey)? {
+        lock.withLock { lastKey?.record == record ? lastKey?.key : nil }
+    }
+
+    /// Remembers `key`, rebuilt from `record`.
+    func keep(_ key: any DPoPKey, for record: DPoPKeyRecord) {
+        lock.withLock { lastKey = (record, key) }
+    }
 
     /// The latest nonce `url`'s origin sent, if any.
     func nonce(for url: URL) -> String? {
