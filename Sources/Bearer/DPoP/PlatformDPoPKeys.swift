@@ -67,7 +67,7 @@ public struct PlatformDPoPKeys: DPoPKeySource {
 
 extension PlatformDPoPKeys {
     /// The key source for sessions kept in `store`: new keys in the Secure Enclave where the store
-    /// is this device's keychain (``KeychainSessionStore``) and the device has an enclave, software
+    /// is this device's keychain (`KeychainSessionStore`, on Apple platforms) and the device has an enclave, software
     /// keys elsewhere, whose records can move with the store's sessions.
     ///
     /// - Parameter store: Where the sessions are saved.
