@@ -65,9 +65,11 @@ struct CommandLineEndToEndTests {
             Set(object.keys)
                 == [
                     "profile", "email", "sub", "scopes", "expires_at", "sign_in_required", "needs_reauthentication",
-                    "issuer", "client_id", "session_file",
+                    "token_type", "dpop_jkt", "issuer", "client_id", "session_file",
                 ]
         )
+        #expect(object["token_type"] == "Bearer")
+        #expect(object["dpop_jkt"] == .null)
         #expect(object["email"] == "alice@example.com")
         #expect(object["sign_in_required"] == false)
         // 0.1.0's name for the same answer, kept until the next minor release.
