@@ -70,8 +70,6 @@ extension AuthSession {
     @discardableResult
     public func takeDPoPNonce(from response: HTTPURLResponse) -> Bool {
         guard let url = response.url else { return false }
-        var fields: HTTPHeaderFields = [:]
-        for name in ["DPoP-Nonce", "WWW-Authenticate"] { fields[name] = response.value(forHTTPHeaderField: name) }
-        return takeDPoPNonce(from: TransportResponse(status: response.statusCode, headerFields: fields), for: url)
+        return takeDPoPNonce(from: TransportResponse(response, body: Data()), for: url)
     }
 }

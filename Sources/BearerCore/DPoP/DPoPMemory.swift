@@ -33,9 +33,7 @@ final class DPoPMemory: Sendable {
     /// carries none, or one that is not a valid nonce (RFC 9449 §8.1: `1*NQCHAR`).
     @discardableResult
     func keep(from response: TransportResponse, for url: URL) -> String? {
-        guard let nonce = response.headerFields["DPoP-Nonce"], Self.isValid(nonce) else { return nil }
-        let origin = Self.origin(of: url)
-        lock.withLock { byOrigin[origin] = nonce }
+        guard let nonce = response.headerFields["DPoP-Nonce"], keep(nonce, for: url) else { return nil }
         return nonce
     }
 

@@ -39,8 +39,7 @@ extension AuthorizationServerClient {
         if state.accessTokenType == .dpop, let proofKey = try proofKey(of: state) {
             // A DPoP token goes with a proof, and again with the endpoint's new nonce when it asks.
             request.headerFields["Authorization"] = "DPoP " + accessToken.value
-            let prover = DPoPProver(key: proofKey, memory: (dpop ?? DPoPSettings()).memory, clock: clock)
-            response = try await prover.send(request, presenting: accessToken) { try await send($0) }
+            response = try await prover(for: proofKey).send(request, presenting: accessToken) { try await send($0) }
         } else {
             request.setBearerToken(accessToken)
             response = try await send(request)

@@ -88,8 +88,12 @@ public struct AuthorizationServerClient: Sendable {
         let request = Self.formPost(
             to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
         guard let proofKey else { return try await send(request) }
-        let prover = DPoPProver(key: proofKey, memory: (dpop ?? DPoPSettings()).memory, clock: clock)
-        return try await prover.send(request, presenting: nil) { try await send($0) }
+        return try await prover(for: proofKey).send(request, presenting: nil) { try await send($0) }
+    }
+
+    /// Makes `proofKey`'s proofs, with the nonces of this client's settings.
+    func prover(for proofKey: any DPoPKey) -> DPoPProver {
+        DPoPProver(key: proofKey, memory: (dpop ?? DPoPSettings()).memory, clock: clock)
     }
 
     /// The key `state`'s grant is bound to, or `nil` for a Bearer grant.
@@ -97,7 +101,8 @@ public struct AuthorizationServerClient: Sendable {
     /// - Throws: ``BearerError/Kind/proofOfPossession`` when the grant is bound but its key is
     ///   missing or cannot be rebuilt: nothing bound to it is sent without it.
     func proofKey(of state: AuthState) throws -> (any DPoPKey)? {
-        try (dpop ?? DPoPSettings()).key(of: state)
+        guard state.dpopKey != nil || state.accessTokenType == .dpop else { return nil }
+        return try (dpop ?? DPoPSettings()).key(of: state)
     }
 
     /// Runs `exchange`, giving it up when ``deadline`` passes.

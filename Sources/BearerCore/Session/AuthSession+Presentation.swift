@@ -20,24 +20,28 @@ extension AuthSession {
         /// `request` with `Authorization` set, and for a DPoP token a new `DPoP` proof with the
         /// origin's latest nonce.
         func stamped(_ request: TransportRequest) async throws -> TransportRequest {
-            var stamped = request
-            guard let prover else {
-                stamped.setBearerToken(token)
-                return stamped
-            }
-            stamped.headerFields["Authorization"] = "DPoP " + token.value
-            return try await prover.proving(stamped, presenting: token)
+            guard let prover else { return presenting(request) }
+            return try await prover.proving(presenting(request), presenting: token)
         }
 
         /// Sends `request` presenting the token; a DPoP request is sent once more with the
         /// resource's new nonce when it asks for one.
         func send(_ request: TransportRequest, using transport: any HTTPTransport) async throws -> TransportResponse {
-            guard let prover else { return try await AuthSession.sendToResource(stamped(request), using: transport) }
-            var stamped = request
-            stamped.headerFields["Authorization"] = "DPoP " + token.value
-            return try await prover.send(stamped, presenting: token) {
+            guard let prover else { return try await AuthSession.sendToResource(presenting(request), using: transport) }
+            return try await prover.send(presenting(request), presenting: token) {
                 try await AuthSession.sendToResource($0, using: transport)
             }
+        }
+
+        /// `request` with `Authorization` set to the token in its scheme, without a proof.
+        private func presenting(_ request: TransportRequest) -> TransportRequest {
+            var presented = request
+            if prover == nil {
+                presented.setBearerToken(token)
+            } else {
+                presented.headerFields["Authorization"] = "DPoP " + token.value
+            }
+            return presented
         }
     }
 

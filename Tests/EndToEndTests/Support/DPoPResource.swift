@@ -4,49 +4,22 @@ import Testing
 
 @testable import BearerCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
 /// Server/dpop_resource.py, the independent DPoP proof verifier, on Debian's python3 and
 /// python3-cryptography, started for one test suite.
-final class DPoPResource: @unchecked Sendable {
-    let base: URL
-    private let process = Process()
+final class DPoPResource: Sendable {
+    private let script: ServerScript
+    /// The server's base URL.
+    var base: URL { script.base }
 
     /// Debian's python3, whose python3-cryptography the verifier uses.
     static let python = URL(fileURLWithPath: "/usr/bin/python3")
 
     init(arguments: [String] = []) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Server/dpop_resource.py")
-        process.executableURL = Self.python
-        process.arguments = [script.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        base = try #require(URL(string: text), "the DPoP resource printed its URL")
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        script = try ServerScript("dpop_resource.py", python: Self.python, arguments: arguments)
     }
 
     /// A resource URL under `/resource`.

@@ -4,51 +4,23 @@ import Testing
 
 @_spi(Migration) @testable import BearerCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
 /// The misbehaving token endpoint of Server/fault_server.py, started for one test suite.
-final class FaultServer: @unchecked Sendable {
-    let base: URL
-    private let process = Process()
+final class FaultServer: Sendable {
+    private let script: ServerScript
+    /// The server's base URL.
+    var base: URL { script.base }
 
     init() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Server/fault_server.py")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        base = try #require(URL(string: text), "the fault server printed its URL")
+        script = try ServerScript("fault_server.py")
     }
 
-    deinit {
-        stop()
-    }
-
-    /// Stops the server process. SIGKILL, because a child started from a test may inherit a
-    /// signal mask that blocks SIGTERM.
+    /// Stops the server process.
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        script.stop()
     }
 
     private func call(_ method: String, _ path: String) async throws -> [String: JSONValue] {
