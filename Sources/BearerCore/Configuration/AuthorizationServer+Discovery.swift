@@ -65,7 +65,10 @@ extension AuthorizationServer {
             sendsIssuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"]?
                 .boolValue ?? false,
             allowsInsecureLoopback: allowingInsecureLoopback,
-            dpopSigningAlgorithms: Self.strings(document["dpop_signing_alg_values_supported"])
+            dpopSigningAlgorithms: Self.strings(document["dpop_signing_alg_values_supported"]),
+            registrationEndpoint: optionalEndpoint("registration_endpoint"),
+            scopesSupported: Self.strings(document["scopes_supported"]),
+            acceptsClientIDMetadataDocuments: document["client_id_metadata_document_supported"]?.boolValue
         )
     }
 
@@ -75,8 +78,18 @@ extension AuthorizationServer {
         return values.compactMap(\.stringValue)
     }
 
-    /// The OpenID Connect and RFC 8414 metadata URLs for an issuer, in the order to try them.
-    static func metadataURLs(for issuer: URL) throws -> [URL] {
+    /// The order metadata URLs are tried in.
+    enum DiscoveryOrder {
+        /// OpenID Connect Discovery (`{issuer}/.well-known/openid-configuration`), then RFC 8414.
+        case openIDFirst
+        /// The Model Context Protocol authorization profile's: RFC 8414 with the issuer's path
+        /// inserted, OpenID Connect with the path inserted, then OpenID Connect with the path
+        /// appended (only the first two for an issuer without a path).
+        case resourceProfile
+    }
+
+    /// The metadata URLs for an issuer, in the order to try them.
+    static func metadataURLs(for issuer: URL, order: DiscoveryOrder = .openIDFirst) throws -> [URL] {
         guard var components = URLComponents(url: issuer, resolvingAgainstBaseURL: false) else {
             throw BearerError.invalidConfiguration("\(issuer.absoluteString) is not a valid issuer URL.")
         }
@@ -87,6 +100,18 @@ extension AuthorizationServer {
         }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
+        if order == .resourceProfile {
+            let paths =
+                ["/.well-known/oauth-authorization-server" + path, "/.well-known/openid-configuration" + path]
+                + (path.isEmpty ? [] : [path + "/.well-known/openid-configuration"])
+            return try paths.map { wellKnown in
+                components.percentEncodedPath = wellKnown
+                guard let url = components.url else {
+                    throw BearerError.invalidConfiguration("\(issuer.absoluteString) is not a valid issuer URL.")
+                }
+                return url
+            }
+        }
         components.percentEncodedPath = path + "/.well-known/openid-configuration"
         let openID = components.url
         components.percentEncodedPath = "/.well-known/oauth-authorization-server" + path

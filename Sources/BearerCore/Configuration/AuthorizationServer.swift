@@ -31,6 +31,13 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     /// §5.1), or `nil` when its metadata does not say. A sign-in uses DPoP by default where this
     /// holds `ES256` (see ``DPoPSettings``).
     public var dpopSigningAlgorithms: [String]?
+    /// Where clients register themselves (RFC 7591 §3), when the server takes registrations.
+    public var registrationEndpoint: URL?
+    /// The scopes the server says it issues (`scopes_supported`), when it says.
+    public var scopesSupported: [String]?
+    /// Whether the server reads a client's metadata from the https URL it uses as its client ID
+    /// (`client_id_metadata_document_supported`); `nil` when the metadata does not say.
+    public var acceptsClientIDMetadataDocuments: Bool?
 
     /// Creates a server configuration.
     ///
@@ -44,6 +51,9 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     ///   - sendsIssuerInAuthorizationResponse: Whether redirects always carry `iss` (RFC 9207).
     ///   - allowsInsecureLoopback: Whether http endpoints on loopback addresses are allowed.
     ///   - dpopSigningAlgorithms: The DPoP proof algorithms the server accepts, if it says.
+    ///   - registrationEndpoint: The dynamic client registration endpoint, if any.
+    ///   - scopesSupported: The scopes the server issues, if it says.
+    ///   - acceptsClientIDMetadataDocuments: Whether it reads client ID metadata documents, if it says.
     public init(
         issuer: URL,
         authorizationEndpoint: URL,
@@ -53,7 +63,10 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
         userinfoEndpoint: URL? = nil,
         sendsIssuerInAuthorizationResponse: Bool = false,
         allowsInsecureLoopback: Bool = false,
-        dpopSigningAlgorithms: [String]? = nil
+        dpopSigningAlgorithms: [String]? = nil,
+        registrationEndpoint: URL? = nil,
+        scopesSupported: [String]? = nil,
+        acceptsClientIDMetadataDocuments: Bool? = nil
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -64,6 +77,9 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
         self.sendsIssuerInAuthorizationResponse = sendsIssuerInAuthorizationResponse
         self.allowsInsecureLoopback = allowsInsecureLoopback
         self.dpopSigningAlgorithms = dpopSigningAlgorithms
+        self.registrationEndpoint = registrationEndpoint
+        self.scopesSupported = scopesSupported
+        self.acceptsClientIDMetadataDocuments = acceptsClientIDMetadataDocuments
     }
 
     /// Checks that `url` may carry credentials to this server: https, or http on a loopback

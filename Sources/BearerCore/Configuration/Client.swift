@@ -22,6 +22,13 @@ public struct Client: Sendable, Hashable, Codable {
     /// none of their own (an in-app sheet, the default browser); `nil` for a client that signs in
     /// only with ``LoopbackAgent`` or the device flow.
     public var redirectURI: URL?
+    /// How the client proves its identity at the token and revocation endpoints, when it was
+    /// registered with one (RFC 7591 `token_endpoint_auth_method`); `nil` for Bearer's default:
+    /// HTTP Basic with a secret (form fields at Google), `client_id` alone without one.
+    public var authentication: ClientAuthentication?
+    /// When the secret stops working (RFC 7591 `client_secret_expires_at`); `nil` when it does not
+    /// expire or the client has none. A client registered by Bearer is registered again then.
+    public var secretExpiresAt: Date?
 
     /// Creates a client.
     ///
@@ -30,10 +37,20 @@ public struct Client: Sendable, Hashable, Codable {
     ///   - secret: The client secret, if the client is confidential.
     ///   - redirectURI: The registered redirect URI; `nil` when only ``LoopbackAgent`` or the
     ///     device flow is used.
-    public init(id: String, secret: ClientSecret? = nil, redirectURI: URL? = nil) {
+    ///   - authentication: How it authenticates, when registered with a method; `nil` for the default.
+    ///   - secretExpiresAt: When the secret expires, if it does.
+    public init(
+        id: String,
+        secret: ClientSecret? = nil,
+        redirectURI: URL? = nil,
+        authentication: ClientAuthentication? = nil,
+        secretExpiresAt: Date? = nil
+    ) {
         self.id = id
         self.secret = secret
         self.redirectURI = redirectURI
+        self.authentication = authentication
+        self.secretExpiresAt = secretExpiresAt
     }
 
     /// A Google iOS (installed-app) client, whose redirect URI is the reversed client ID, in lower
@@ -69,4 +86,15 @@ public struct Client: Sendable, Hashable, Codable {
 
 extension Unicode.Scalar {
     var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}
+
+/// How a client authenticates at the token and revocation endpoints (RFC 7591 §2
+/// `token_endpoint_auth_method`, RFC 6749 §2.3.1).
+public enum ClientAuthentication: String, Sendable, Hashable, Codable {
+    /// A public client: `client_id` in the form, no secret.
+    case none
+    /// The id and secret in an HTTP Basic `Authorization` header.
+    case clientSecretBasic = "client_secret_basic"
+    /// The id and secret as `client_id` and `client_secret` form fields.
+    case clientSecretPost = "client_secret_post"
 }

@@ -23,6 +23,8 @@ extension BearerError {
             case timedOut
             case agentFailed
             case proofOfPossession
+            case resourceMismatch
+            case registrationFailed
         }
 
         private let base: Base
@@ -107,5 +109,16 @@ extension BearerError {
         /// configured ``DPoPKeySource``, or cannot sign; or a server bound a token to another key.
         /// The session is kept as it is: nothing bound to the key is sent without it.
         public static let proofOfPossession = Kind(.proofOfPossession)
+
+        /// A protected resource's metadata describes another resource (RFC 9728 §3.3), or a
+        /// request goes to a resource other than the one its session's tokens were issued for
+        /// (RFC 8707). Nothing was sent.
+        public static let resourceMismatch = Kind(.resourceMismatch)
+
+        /// Bearer could not get a client at an authorization server: the server takes no
+        /// registrations and the app configured no client for it, it refused the registration
+        /// (RFC 7591 §3.2.2), or its answer cannot be used (no `client_id`, an authentication
+        /// method Bearer cannot use).
+        public static let registrationFailed = Kind(.registrationFailed)
     }
 }

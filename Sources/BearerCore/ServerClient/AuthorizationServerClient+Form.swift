@@ -15,6 +15,9 @@ extension AuthorizationServerClient {
     ///   secret form-encoded first), except at Google, whose guides for installed apps and for
     ///   TV and limited-input devices send `client_id` and `client_secret` in the body
     ///   (`client_secret_post`).
+    /// - A client registered with a method (``Client/authentication``) uses it; a
+    ///   `client_secret_basic` client sends `client_id` in the body too, which the MCP SDK's
+    ///   servers require and RFC 6749 allows.
     /// - With `alwaysSendingClientID`, `client_id` is in the body in every case (RFC 8628 §3.1).
     static func formPost(
         to url: URL,
@@ -24,11 +27,12 @@ extension AuthorizationServerClient {
         alwaysSendingClientID: Bool = false
     ) -> TransportRequest {
         var parameters = parameters.filter { $0.name != "client_id" && $0.name != "client_secret" }
-        let basicSecret = server.isGoogle ? nil : client.secret
-        if basicSecret == nil || alwaysSendingClientID {
+        let method = authenticationMethod(of: client, at: server)
+        let basicSecret = method == .clientSecretBasic ? client.secret : nil
+        if basicSecret == nil || alwaysSendingClientID || client.authentication != nil {
             parameters.append(FormParameter("client_id", client.id))
         }
-        if server.isGoogle, let secret = client.secret {
+        if method == .clientSecretPost, let secret = client.secret {
             parameters.append(FormParameter("client_secret", secret.value))
         }
         var request = TransportRequest(
@@ -44,8 +48,11 @@ extension AuthorizationServerClient {
         return request
     }
 
-    /// How `client` authenticates at `server`, for descriptions.
-    static func authenticationMethod(of client: Client, at server: AuthorizationServer) -> String {
-        client.secret == nil ? "none" : server.isGoogle ? "client_secret_post" : "client_secret_basic"
+    /// How `client` authenticates at `server`: its registered method, else none without a secret,
+    /// form fields at Google, HTTP Basic elsewhere.
+    static func authenticationMethod(of client: Client, at server: AuthorizationServer) -> ClientAuthentication {
+        guard client.secret != nil else { return .none }
+        if let registered = client.authentication { return registered }
+        return server.isGoogle ? .clientSecretPost : .clientSecretBasic
     }
 }

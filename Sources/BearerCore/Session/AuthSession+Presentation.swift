@@ -56,7 +56,9 @@ extension AuthSession {
             allowedHosts: configuration.allowedHosts,
             allowingInsecureLoopback: machine.state.server.allowsInsecureLoopback
         )
+        try Self.checkResource(of: machine.state, covers: url)
         let state = try await freshState(need)
+        try Self.checkResource(of: state, covers: url)
         guard let token = state.accessToken else {
             throw BearerError.invalidResponse("The session has no access token after a refresh.")
         }
@@ -70,6 +72,17 @@ extension AuthSession {
 }
 
 extension AuthSession {
+    /// Refuses a request to `url` when `state`'s tokens are for a resource that does not cover it.
+    ///
+    /// - Throws: ``BearerError/Kind/resourceMismatch``; nothing is sent.
+    static func checkResource(of state: AuthState, covers url: URL?) throws {
+        guard let resource = state.resource, let url, !resource.covers(url) else { return }
+        throw BearerError.resourceMismatch(
+            "The session's tokens are for \(resource) (RFC 8707), not for \(url.forMessages); no token was "
+                + "added. Sign in to that resource with its own session."
+        )
+    }
+
     /// Keeps the `DPoP-Nonce` of an answer to a request the app sent itself, authorized with
     /// ``authorize(_:)->TransportRequest``, so that the next proof for that server carries it
     /// (RFC 9449 §9). When the answer is a `401` asking for it (`WWW-Authenticate: DPoP

@@ -55,7 +55,9 @@ extension AuthSession {
         for request: AuthorizationRequest,
         tokenParameters: [String: String] = [:]
     ) async throws -> AuthState {
-        try await funnel {
+        var tokenParameters = tokenParameters
+        if let resource = machine.state.resource { tokenParameters["resource"] = resource.description }
+        return try await funnel {
             // The new grant is bound to the session's key, so the merged session keeps one key.
             let grant = try await self.serverClient.exchange(
                 response, for: request, additionalParameters: tokenParameters,

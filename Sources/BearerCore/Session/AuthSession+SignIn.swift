@@ -50,13 +50,39 @@ extension AuthSession {
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession {
-        let configuration = configuration ?? .recommended(for: server)
+        try await signIn(
+            to: server, as: client, scopes: scopes, using: agent, store: store, key: key,
+            additionalParameters: additionalParameters, tokenParameters: tokenParameters, transport: transport,
+            clock: clock, configuration: configuration ?? .recommended(for: server), resource: nil)
+    }
+
+    /// Signs in as the public call does; a sign-in for `resource` names it in the authorization
+    /// request and the code exchange (RFC 8707 §2.1), and its session keeps it.
+    static func signIn(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        using agent: some AuthorizationAgent,
+        store: any SessionStore,
+        key: String,
+        additionalParameters: [String: String],
+        tokenParameters: [String: String],
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration,
+        resource: ProtectedResource?
+    ) async throws -> AuthSession {
         let state: AuthState
         do {
             let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
             // A DPoP sign-in's key is made first, so the code is bound to it too (RFC 9449 §10).
             let proofKey = try await serverClient.newGrantKey(at: server)
             var parameters = additionalParameters
+            var tokenParameters = tokenParameters
+            if let resource {
+                parameters["resource"] = resource.description
+                tokenParameters["resource"] = resource.description
+            }
             if let proofKey { parameters["dpop_jkt"] = proofKey.record.thumbprint }
             let request = try AuthorizationRequest(
                 server: server,
@@ -67,8 +93,9 @@ extension AuthSession {
             )
             let redirect = try await agent.present(request)
             let response = try AuthorizationResponse(redirect: redirect, for: request)
-            let granted = try await serverClient.exchange(
+            var granted = try await serverClient.exchange(
                 response, for: request, additionalParameters: tokenParameters, provingWith: proofKey)
+            granted.resource = resource
             state = await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)

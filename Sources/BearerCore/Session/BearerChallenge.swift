@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
 /// A `Bearer` challenge from a `WWW-Authenticate` header (RFC 6750 §3, RFC 9110 §11.6.1).
 ///
 /// ``AuthSession/data(for:)->_`` reads it to retry a rejected token once and to turn
@@ -20,6 +26,8 @@ public struct BearerChallenge: Sendable, Hashable {
     public var scopes: [String] { parameters["scope"].map(Scopes.parse) ?? [] }
     /// `realm`.
     public var realm: String? { parameters["realm"] }
+    /// `resource_metadata`: where the resource's metadata is (RFC 9728 §5.1), when it says.
+    public var resourceMetadata: URL? { parameters["resource_metadata"].flatMap { URL(string: $0) } }
 
     /// Finds the `Bearer` challenge in a header value that may hold several challenges.
     ///

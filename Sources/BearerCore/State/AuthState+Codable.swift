@@ -5,11 +5,15 @@
 #endif
 
 extension AuthState: Codable {
-    /// The newest envelope version this release reads and writes: 2, for a session bound to a
-    /// DPoP key, so that a release that knows nothing of DPoP refuses it (and keeps it) rather than
-    /// use its tokens as Bearer tokens. A Bearer session is written as version 1, which every
-    /// release reads.
-    public static let currentVersion = 2
+    /// The newest envelope version this release reads and writes: 3, for a session whose tokens
+    /// are for one protected resource, so that a release that knows nothing of resources refuses
+    /// it (and keeps it) rather than send its tokens elsewhere or refresh without `resource`.
+    /// A session bound to a DPoP key is written as version 2, for the same reason; a Bearer
+    /// session as version 1, which every release reads.
+    public static let currentVersion = 3
+
+    /// The envelope version of a session bound to a DPoP key, which releases since DPoP read.
+    static let dpopVersion = 2
 
     /// The envelope version of a Bearer session, which releases before DPoP read too.
     static let bearerVersion = 1
@@ -25,6 +29,7 @@ extension AuthState: Codable {
         case refreshTokenExpiresAt, idTokenRejection
         case accessTokenType = "tokenType"
         case dpopKey
+        case resource
     }
 
     private struct StoredRejection: Codable {
@@ -66,6 +71,7 @@ extension AuthState: Codable {
                 accessTokenType: try container.decodeIfPresent(AccessTokenType.self, forKey: .accessTokenType)
                     ?? .bearer,
                 dpopKey: try container.decodeIfPresent(DPoPKeyRecord.self, forKey: .dpopKey),
+                resource: try container.decodeIfPresent(ProtectedResource.self, forKey: .resource),
                 refreshToken: try container.decodeIfPresent(RefreshToken.self, forKey: .refreshToken),
                 refreshTokenExpiresAt: refreshTokenExpiresAt,
                 idToken: try container.decodeIfPresent(IDToken.self, forKey: .idToken),
@@ -128,7 +134,8 @@ extension AuthState: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let boundToKey = dpopKey != nil || accessTokenType != .bearer
-        try container.encode(boundToKey ? Self.currentVersion : Self.bearerVersion, forKey: .version)
+        let version = resource != nil ? Self.currentVersion : boundToKey ? Self.dpopVersion : Self.bearerVersion
+        try container.encode(version, forKey: .version)
         try container.encode(server, forKey: .server)
         try container.encode(client, forKey: .client)
         try container.encodeIfPresent(accessToken, forKey: .accessToken)
@@ -138,6 +145,7 @@ extension AuthState: Codable {
             try container.encode(accessTokenType, forKey: .accessTokenType)
         }
         try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
+        try container.encodeIfPresent(resource, forKey: .resource)
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
         try container.encodeIfPresent(refreshTokenExpiresAt, forKey: .refreshTokenExpiresAt)
         try container.encodeIfPresent(idToken, forKey: .idToken)

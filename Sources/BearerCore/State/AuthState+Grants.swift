@@ -122,12 +122,15 @@ extension AuthState {
         // this process (about 0.25 ms of type metadata and conformance lookups) before the
         // request, not between the answer and its save.
         _ = try encoded()
+        var parameters = additionalParameters
+        // Every refresh of a resource's grant names it (RFC 8707 §2.2): the token is for it alone.
+        if let resource { parameters["resource"] = resource.description }
         return TokenRequest.refresh(
             refreshToken,
             server: server,
             client: client,
             scopes: scopes,
-            additionalParameters: additionalParameters
+            additionalParameters: parameters
         )
     }
 

@@ -32,6 +32,7 @@ extension AuthState {
         var parameters = additionalParameters
         parameters["include_granted_scopes"] = "true"
         if let email = user?.email { parameters["login_hint"] = email }
+        if let resource { parameters["resource"] = resource.description }
         return try AuthorizationRequest(
             server: server,
             client: client,
@@ -61,6 +62,8 @@ extension AuthState {
             )
         }
         var merged = grant
+        // The grant was asked for this session's resource, which it keeps (RFC 8707).
+        merged.resource = resource
         if merged.refreshToken == nil {
             // The old refresh token stays, and with it the key it is bound to.
             merged.refreshToken = refreshToken

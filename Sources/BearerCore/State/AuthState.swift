@@ -56,6 +56,14 @@ public struct AuthState: Sendable, Hashable {
         get { storage.fields.dpopKey }
         set { fields.dpopKey = newValue }
     }
+    /// The protected resource the grant is for (RFC 8707), for a session signed in with
+    /// ``AuthSession/signIn(toResource:identity:using:store:scopes:challenge:transport:clock:configuration:)``:
+    /// every refresh names it, and its tokens are sent to it alone. `nil` for a session whose
+    /// tokens go wherever its configuration allows.
+    public var resource: ProtectedResource? {
+        get { storage.fields.resource }
+        set { fields.resource = newValue }
+    }
     /// The refresh token, if any.
     public var refreshToken: RefreshToken? {
         get { storage.fields.refreshToken }
@@ -137,6 +145,7 @@ public struct AuthState: Sendable, Hashable {
         var accessTokenLifetime: TimeInterval?
         var accessTokenType: AccessTokenType
         var dpopKey: DPoPKeyRecord?
+        var resource: ProtectedResource?
         var refreshToken: RefreshToken?
         var refreshTokenExpiresAt: Date?
         var idToken: IDToken?
@@ -172,6 +181,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - accessTokenLifetime: Its lifetime as received.
     ///   - accessTokenType: How requests present it.
     ///   - dpopKey: The DPoP key the grant is bound to.
+    ///   - resource: The protected resource the grant is for.
     ///   - refreshToken: The refresh token.
     ///   - refreshTokenExpiresAt: When the refresh token expires.
     ///   - idToken: The ID token.
@@ -191,6 +201,7 @@ public struct AuthState: Sendable, Hashable {
         accessTokenLifetime: TimeInterval? = nil,
         accessTokenType: AccessTokenType = .bearer,
         dpopKey: DPoPKeyRecord? = nil,
+        resource: ProtectedResource? = nil,
         refreshToken: RefreshToken? = nil,
         refreshTokenExpiresAt: Date? = nil,
         idToken: IDToken? = nil,
@@ -212,6 +223,7 @@ public struct AuthState: Sendable, Hashable {
                 accessTokenLifetime: accessTokenLifetime,
                 accessTokenType: accessTokenType,
                 dpopKey: dpopKey,
+                resource: resource,
                 refreshToken: refreshToken,
                 refreshTokenExpiresAt: refreshTokenExpiresAt.map(Self.storable),
                 idToken: idToken,

@@ -107,7 +107,7 @@ extension TokenRequest: RedactedDescription {
     /// The endpoint and parameter names, with secret values redacted.
     var description: String {
         "TokenRequest(\(endpoint.absoluteString), \(parameters.redactedDescription), "
-            + "client authentication: \(AuthorizationServerClient.authenticationMethod(of: client, at: server)))"
+            + "client authentication: \(AuthorizationServerClient.authenticationMethod(of: client, at: server).rawValue))"
     }
 }
 

@@ -76,7 +76,7 @@ struct ToolHardeningTests {
 
     @Test("logout refuses a session a newer release wrote, keeps it and exits 65")
     func newerSessionIsKept() async throws {
-        let newer = Data(#"{"version":3,"grant":"held by a newer release"}"#.utf8)
+        let newer = Data(#"{"version":4,"grant":"held by a newer release"}"#.utf8)
         let (fixture, file) = try await Self.sessionFile(containing: newer)
         defer { fixture.removeAll() }
         let (status, output) = await fixture.run(["logout"])

@@ -1,0 +1,87 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// A dynamic client registration (RFC 7591 §3.1) and the reading of its answer (§3.2).
+enum ClientRegistration {
+    /// The longest `client_id` accepted (servers issue tens of characters).
+    static let maximumClientIDLength = 1024
+
+    /// The registration request's JSON body: a public native client with `redirectURI`, the
+    /// authorization code and refresh token grants. No `token_endpoint_auth_method` is sent, so
+    /// the server chooses, and its answer says what the client then uses; no `scope`, so the
+    /// server's defaults apply and a later step-up may ask for more.
+    static func body(name: String, redirectURI: URL) throws -> Data {
+        var fields: [String: JSONValue] = [
+            "client_name": .string(name),
+            "redirect_uris": .array([.string(redirectURI.absoluteString)]),
+            "grant_types": .array([.string("authorization_code"), .string("refresh_token")]),
+            "response_types": .array([.string("code")]),
+        ]
+        // Loopback and private-use scheme redirects are a native app's (RFC 8252 §7).
+        if redirectURI.scheme != "https" { fields["application_type"] = .string("native") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(fields)
+    }
+
+    /// Reads a successful registration's answer into the client to use.
+    ///
+    /// - Parameters:
+    ///   - answer: The JSON body.
+    ///   - redirectURI: The redirect URI registered.
+    /// - Throws: ``BearerError/Kind/registrationFailed`` for an answer without a usable
+    ///   `client_id`, with an authentication method Bearer cannot use, or whose redirect URIs
+    ///   leave out the one asked for.
+    static func client(from answer: Data, redirectURI: URL) throws -> Client {
+        guard let fields = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: answer) else {
+            throw BearerError.registrationFailed("The registration answer is not a JSON object (RFC 7591 §3.2.1).")
+        }
+        guard let id = fields["client_id"]?.stringValue, !id.isEmpty, id.utf8.count <= maximumClientIDLength,
+            id.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) })
+        else {
+            throw BearerError.registrationFailed(
+                "The registration answer has no usable client_id (RFC 7591 §3.2.1), so the client cannot sign in.")
+        }
+        let secret = fields["client_secret"]?.stringValue.flatMap { $0.isEmpty ? nil : ClientSecret($0) }
+        let authentication = try Self.authentication(fields["token_endpoint_auth_method"], hasSecret: secret != nil)
+        if case .array(let uris)? = fields["redirect_uris"], !uris.contains(.string(redirectURI.absoluteString)) {
+            throw BearerError.registrationFailed(
+                "The server registered other redirect URIs than \(redirectURI.forMessages); the sign-in could "
+                    + "not come back.")
+        }
+        var expiry: Date?
+        if let seconds = fields["client_secret_expires_at"]?.numberValue, seconds > 0,
+            seconds < AuthState.largestStoredSeconds
+        {
+            expiry = Date(timeIntervalSince1970: seconds)
+        }
+        return Client(
+            id: id, secret: secret, redirectURI: redirectURI, authentication: authentication,
+            secretExpiresAt: secret == nil ? nil : expiry)
+    }
+
+    /// The method a registered client authenticates with: the answer's, or RFC 7591 §2's default
+    /// (`client_secret_basic`) when it names none and issued a secret.
+    private static func authentication(_ value: JSONValue?, hasSecret: Bool) throws -> ClientAuthentication {
+        var named: String?
+        switch value {
+        case .string(let method)?: named = method
+        case .array(let methods)?: named = methods.first?.stringValue  // glewlwyd's management answers
+        default: named = nil
+        }
+        guard let named else { return hasSecret ? .clientSecretBasic : .none }
+        guard let method = ClientAuthentication(rawValue: named) else {
+            throw BearerError.registrationFailed(
+                "The server registered the client with token_endpoint_auth_method \"\(named.prefix(40))\", which "
+                    + "Bearer cannot use (it uses none, client_secret_basic and client_secret_post).")
+        }
+        guard method == .none || hasSecret else {
+            throw BearerError.registrationFailed(
+                "The server registered the client for \(method.rawValue) but issued no client_secret.")
+        }
+        return method
+    }
+}

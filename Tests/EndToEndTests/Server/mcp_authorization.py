@@ -1,0 +1,479 @@
+#!/usr/bin/env python3
+"""An MCP authorization server and two MCP protected resources built from the MCP Python SDK's
+own server-side auth code (PyPI `mcp`, pinned in mcp-requirements.txt), for the end-to-end tests
+of Bearer's MCP authorization: discovery from a 401, dynamic client registration, Client ID
+Metadata Documents, RFC 8707 resource indicators, step-up, refresh and revocation.
+
+One process, four servers on free ports of 127.0.0.1. Prints the authorization server's base URL
+(http://127.0.0.1:PORT, which is also its issuer) as its first line on stdout and serves until
+killed.
+
+Authorization server (AS), http://127.0.0.1:PORT, from `create_auth_routes`:
+    GET  /.well-known/oauth-authorization-server
+                      RFC 8414 metadata, the SDK's model: issuer exactly http://127.0.0.1:PORT (no
+                      trailing slash), /authorize, /token, /register, /revoke, scopes_supported
+                      ["mcp:read", "mcp:admin"], client_secret_post and client_secret_basic for
+                      /token and /revoke, code_challenge_methods_supported ["S256"], and set here:
+                      authorization_response_iss_parameter_supported true, and
+                      client_id_metadata_document_supported true with --cimd.
+    GET|POST /authorize  the SDK's handler and the provider below: 302 to the redirect URI with
+                      code and state, or with error (invalid_scope, invalid_target, ...). Every
+                      302, error redirects included, also carries iss (RFC 9207).
+    POST /token       authorization_code (PKCE S256) and refresh_token grants.
+    POST /register    RFC 7591 dynamic client registration, 201.
+    POST /revoke      RFC 7009, 200 with an empty body. The SDK requires the client_secret field
+                      even from a public client (an empty value will do).
+  Harness routes:
+    GET  /_harness    {"issuer", "resource": RS1's resource URL, "other_resource": RS2's,
+                      "documents": the documents host's base URL}
+    GET  /_harness/log  {"requests": [{"path", "method", "status", "grant_type", "resource",
+                      "form_keys", "client_id"}, ...]}: every /authorize, /token, /register and
+                      /revoke request, in order of arrival. form_keys: the sorted names of the
+                      query and form parameters (of the JSON members for /register), one per
+                      parameter. grant_type, resource and client_id are the parameters' values, or
+                      null. Never a token, code, verifier or secret.
+    DELETE /_harness/log  empties the log; {"requests": []}
+    GET  /_harness/clients  {"count", "clients": [{"client_id", "client_name", "redirect_uris",
+                      "token_endpoint_auth_method", "scope"}, ...]}: the registered clients.
+    PUT  /_harness/documents/NAME  stores the JSON body as the document NAME; 200 {"url"}.
+
+Protected resources RS1 and RS2, http://127.0.0.1:R, resource URL http://127.0.0.1:R/mcp:
+    POST /mcp         `MCPServer`'s streamable HTTP endpoint (stateless, JSON answers), with one
+                      tool, whoami; needs mcp:read.
+    GET  /mcp/whoami  {"client_id", "scopes", "resource"} of the access token; needs mcp:read.
+    GET  /mcp/admin   {"admin": true}; needs mcp:read and mcp:admin.
+    GET  /.well-known/oauth-protected-resource/mcp  RFC 9728 metadata: {"resource",
+                      "authorization_servers": [issuer], "scopes_supported": ["mcp:read"],
+                      "bearer_methods_supported": ["header"]}
+  The three /mcp routes go through the SDK's BearerAuthBackend, with its audience check
+  (validate_token_resource), and RequireAuthMiddleware. Without a token, or with an unknown,
+  expired or revoked one, or one issued for the other resource: 401 with `WWW-Authenticate: Bearer
+  error="invalid_token", error_description="Authentication required",
+  resource_metadata="http://127.0.0.1:R/.well-known/oauth-protected-resource/mcp"`. With a good
+  token lacking a scope: 403 with `Bearer error="insufficient_scope", error_description="Required
+  scope: mcp:admin", resource_metadata="..."` (no scope parameter).
+
+Documents host, http://127.0.0.1:D: GET /NAME answers the JSON document stored as NAME, else 404.
+It stands for a client's web site hosting its Client ID Metadata Document.
+
+The provider, in memory:
+  - approves every authorization request at once, without a consent page. Without scope, the
+    grant is mcp:read. A code lives 5 minutes and serves one successful token request.
+  - RFC 8707, strictly: /authorize needs resource, RS1's or RS2's resource URL (else a redirect
+    with error=invalid_target). The code's token request and every refresh need exactly one
+    resource, the grant's (else 400 invalid_target). Tokens are bound to that resource.
+  - access tokens live --access-token-seconds, N (expires_in says so): the resources refuse one
+    from N to N+1 seconds after it was issued (the SDK compares whole seconds). Refresh tokens do
+    not expire. A refresh rotates: the old refresh token and the access token issued with it are
+    dropped. The new refresh token keeps the grant's scopes, the access token gets the requested
+    ones. Revoking either token of a pair drops both.
+  - with --cimd, a client_id that is a URL of the documents host is looked up by fetching it over
+    HTTP: a document whose client_id is that URL makes a public client (token_endpoint_auth_method
+    none) with the document's redirect_uris and client_name, scope "mcp:read mcp:admin".
+
+How the SDK (2.3.0) treats what the client sends:
+  - redirect_uri at /authorize must equal one of the client's registered redirect URIs as parsed
+    URLs: scheme and host case and a default port do not matter, everything else does: the port
+    (no RFC 8252 any-port rule for loopback), path, trailing slash, query, percent-encoding. A
+    registered URI without a path (http://127.0.0.1:8080) never matches, as the requested one
+    gains a "/". Without redirect_uri, a client with one registered URI gets that one. A mismatch
+    is a 400 JSON invalid_request, not a redirect. The token request must then carry the same
+    redirect_uri, or none if /authorize had none.
+  - registration without token_endpoint_auth_method answers "token_endpoint_auth_method":
+    "client_secret_post", a 64-hex-digit "client_secret" and "client_secret_expires_at": 0, besides
+    "client_id" (a UUID), "client_id_issued_at", the registered metadata and "scope": "mcp:read
+    mcp:admin" (the default scopes). Such a client sends client_id and client_secret in the form
+    of /token and /revoke. With "none": no client_secret nor client_secret_expires_at, and /token
+    needs client_id only. With client_secret_basic, client_id is needed in the form too.
+  - a client may ask only for scopes it registered (else a redirect with error=invalid_scope),
+    and a refresh only for the refresh token's scopes.
+"""
+import argparse
+import asyncio
+import contextlib
+import contextvars
+import json
+import secrets
+import socket
+import time
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode
+
+import httpx2
+import uvicorn
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route, request_response
+
+from mcp.server.auth.handlers.metadata import MetadataHandler
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.middleware.bearer_auth import RequireAuthMiddleware
+from mcp.server.auth.provider import (
+    AccessToken,
+    AuthorizationCode,
+    AuthorizeError,
+    ProviderTokenVerifier,
+    RefreshToken,
+    TokenError,
+    construct_redirect_uri,
+)
+from mcp.server.auth.routes import build_metadata, build_resource_metadata_url, cors_middleware, create_auth_routes
+from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+
+READ, ADMIN = "mcp:read", "mcp:admin"
+SCOPES = [READ, ADMIN]
+CODE_SECONDS = 300
+METADATA_PATH = "/.well-known/oauth-authorization-server"
+LOGGED_PATHS = {"/authorize", "/token", "/register", "/revoke"}
+
+# The parameters of the request being handled at /token, name -> [values]: the SDK parses
+# `resource` there but does not hand it to the provider.
+TOKEN_FORM = contextvars.ContextVar("TOKEN_FORM", default={})
+
+
+@dataclass
+class Harness:
+    """What the harness routes answer: the servers' URLs, the request log, the documents."""
+
+    urls: dict
+    log: list = field(default_factory=list)
+    documents: dict = field(default_factory=dict)
+
+
+class Provider:
+    """The AS's OAuthAuthorizationServerProvider."""
+
+    def __init__(self, resources, documents_url, access_token_seconds, cimd):
+        self.resources = resources
+        self.documents_url = documents_url
+        self.access_token_seconds = access_token_seconds
+        self.cimd = cimd
+        self.clients = {}
+        self.codes = {}
+        self.access_tokens = {}
+        self.refresh_tokens = {}
+        self.partners = {}  # token -> the other token of its pair
+
+    async def get_client(self, client_id):
+        if client_id in self.clients:
+            return self.clients[client_id]
+        if self.cimd and client_id.startswith(self.documents_url + "/"):
+            return await self.fetch_client_document(client_id)
+        return None
+
+    async def fetch_client_document(self, url):
+        try:
+            async with httpx2.AsyncClient(trust_env=False) as http:
+                answer = await http.get(url)
+            document = answer.json()
+        except (httpx2.HTTPError, ValueError):
+            return None
+        if answer.status_code != 200 or not isinstance(document, dict) or document.get("client_id") != url:
+            return None
+        try:
+            return OAuthClientInformationFull(
+                client_id=url,
+                token_endpoint_auth_method="none",
+                redirect_uris=document.get("redirect_uris"),
+                client_name=document.get("client_name"),
+                grant_types=["authorization_code", "refresh_token"],
+                response_types=["code"],
+                scope=" ".join(SCOPES),
+            )
+        except ValidationError:
+            return None
+
+    async def register_client(self, client_info):
+        self.clients[client_info.client_id] = client_info
+
+    async def authorize(self, client, params):
+        if params.resource not in self.resources:
+            raise AuthorizeError("invalid_target", "resource must name one of the protected resources")
+        code = AuthorizationCode(
+            code=secrets.token_urlsafe(32),
+            scopes=params.scopes or [READ],
+            expires_at=time.time() + CODE_SECONDS,
+            client_id=client.client_id,
+            code_challenge=params.code_challenge,
+            redirect_uri=params.redirect_uri,
+            redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
+            resource=params.resource,
+        )
+        self.codes[code.code] = code
+        return construct_redirect_uri(str(params.redirect_uri), code=code.code, state=params.state)
+
+    async def load_authorization_code(self, client, authorization_code):
+        return self.codes.get(authorization_code)
+
+    async def exchange_authorization_code(self, client, authorization_code):
+        require_resource(authorization_code.resource)
+        del self.codes[authorization_code.code]
+        scopes = authorization_code.scopes
+        return self.issue(client.client_id, scopes, scopes, authorization_code.resource)
+
+    async def load_refresh_token(self, client, refresh_token):
+        return self.refresh_tokens.get(refresh_token)
+
+    async def exchange_refresh_token(self, client, refresh_token, scopes):
+        require_resource(refresh_token.resource)
+        self.drop(refresh_token.token)
+        return self.issue(client.client_id, scopes, refresh_token.scopes, refresh_token.resource)
+
+    async def load_access_token(self, token):
+        return self.access_tokens.get(token)
+
+    async def revoke_token(self, token):
+        self.drop(token.token)
+
+    def issue(self, client_id, scopes, grant_scopes, resource):
+        access = AccessToken(
+            token=secrets.token_urlsafe(32),
+            client_id=client_id,
+            scopes=scopes,
+            expires_at=int(time.time()) + self.access_token_seconds,
+            resource=resource,
+        )
+        refresh = RefreshToken(
+            token=secrets.token_urlsafe(32), client_id=client_id, scopes=grant_scopes, resource=resource
+        )
+        self.access_tokens[access.token] = access
+        self.refresh_tokens[refresh.token] = refresh
+        self.partners[access.token], self.partners[refresh.token] = refresh.token, access.token
+        return OAuthToken(
+            access_token=access.token,
+            expires_in=self.access_token_seconds,
+            scope=" ".join(scopes),
+            refresh_token=refresh.token,
+        )
+
+    def drop(self, token):
+        """Forgets a token and the other token of its pair."""
+        for each in (token, self.partners.get(token)):
+            self.access_tokens.pop(each, None)
+            self.refresh_tokens.pop(each, None)
+            self.partners.pop(each, None)
+
+
+def require_resource(expected):
+    """RFC 8707 §2.2, strictly: the token request names the grant's resource, and only it."""
+    if TOKEN_FORM.get().get("resource") != [expected]:
+        raise TokenError("invalid_target", f"resource must be {expected}")
+
+
+class OAuthEndpointsWrapper:
+    """The AS's outermost layer. For the OAuth endpoints, it logs each request, exposes the
+    parameters of each to the provider through TOKEN_FORM, and adds RFC 9207 `iss` to every
+    redirect from /authorize, the SDK's error redirects included."""
+
+    def __init__(self, app, issuer, log):
+        self.app, self.issuer, self.log = app, issuer, log
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path")
+        if scope["type"] != "http" or path not in LOGGED_PATHS:
+            return await self.app(scope, receive, send)
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        pairs = parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True)
+        if path == "/register":
+            keys = json_member_names(body)
+        else:
+            pairs += parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
+            keys = [name for name, _ in pairs]
+        form = {}
+        for name, value in pairs:
+            form.setdefault(name, []).append(value)
+        TOKEN_FORM.set(form)
+        entry = {
+            "path": path,
+            "method": scope["method"],
+            "status": None,
+            "grant_type": form.get("grant_type", [None])[0],
+            "resource": form.get("resource", [None])[0],
+            "form_keys": sorted(keys),
+            "client_id": form.get("client_id", [None])[0],
+        }
+        self.log.append(entry)
+
+        replayed = [{"type": "http.request", "body": body, "more_body": False}]
+
+        async def replay():
+            return replayed.pop() if replayed else await receive()
+
+        async def send_with_iss(message):
+            if message["type"] == "http.response.start":
+                entry["status"] = message["status"]
+                if path == "/authorize":
+                    headers = [self.with_iss(name, value) for name, value in message["headers"]]
+                    message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, replay, send_with_iss)
+
+    def with_iss(self, name, value):
+        if name.lower() != b"location":
+            return name, value
+        location = value.decode("latin-1")
+        separator = "&" if "?" in location else "?"
+        return name, (location + separator + urlencode({"iss": self.issuer})).encode("latin-1")
+
+
+def json_member_names(body):
+    try:
+        document = json.loads(body)
+    except ValueError:
+        return []
+    return list(document) if isinstance(document, dict) else []
+
+
+def authorization_server(issuer, provider, harness, cimd):
+    # AuthSettings keeps a path-less issuer without the trailing slash a bare AnyHttpUrl adds.
+    issuer_url = AuthSettings(issuer_url=issuer, resource_server_url=None).issuer_url
+    registration = ClientRegistrationOptions(enabled=True, valid_scopes=SCOPES, default_scopes=SCOPES)
+    revocation = RevocationOptions(enabled=True)
+    routes = create_auth_routes(
+        provider, issuer_url, client_registration_options=registration, revocation_options=revocation
+    )
+    # The SDK's metadata document, with the flags it never sets.
+    flags = {
+        "authorization_response_iss_parameter_supported": True,
+        "client_id_metadata_document_supported": cimd or None,
+    }
+    metadata = build_metadata(issuer_url, None, registration, revocation).model_copy(update=flags)
+    routes = [route for route in routes if route.path != METADATA_PATH]
+    metadata_endpoint = cors_middleware(MetadataHandler(metadata).handle, ["GET", "OPTIONS"])
+    routes.append(Route(METADATA_PATH, metadata_endpoint, methods=["GET", "OPTIONS"]))
+
+    async def describe(request):
+        return JSONResponse(harness.urls)
+
+    async def log(request):
+        if request.method == "DELETE":
+            harness.log.clear()
+        return JSONResponse({"requests": harness.log})
+
+    async def clients(request):
+        fields = ["client_id", "client_name", "redirect_uris", "token_endpoint_auth_method", "scope"]
+        listed = [client.model_dump(mode="json", include=set(fields)) for client in provider.clients.values()]
+        return JSONResponse({"count": len(listed), "clients": listed})
+
+    async def put_document(request):
+        try:
+            document = json.loads(await request.body())
+        except ValueError:
+            return JSONResponse({"error": "the body is not JSON"}, status_code=400)
+        name = request.path_params["name"]
+        harness.documents[name] = document
+        return JSONResponse({"url": f"{harness.urls['documents']}/{name}"})
+
+    routes += [
+        Route("/_harness", describe, methods=["GET"]),
+        Route("/_harness/log", log, methods=["GET", "DELETE"]),
+        Route("/_harness/clients", clients, methods=["GET"]),
+        Route("/_harness/documents/{name}", put_document, methods=["PUT"]),
+    ]
+    return OAuthEndpointsWrapper(Starlette(routes=routes), issuer, harness.log)
+
+
+def describe_token(access_token):
+    return {"client_id": access_token.client_id, "scopes": access_token.scopes, "resource": access_token.resource}
+
+
+def protected_resource(issuer, resource, provider):
+    auth = AuthSettings(
+        issuer_url=issuer, resource_server_url=resource, required_scopes=[READ], validate_token_resource=True
+    )
+    verifier = ProviderTokenVerifier(provider)
+    server = MCPServer("Bearer test resource", token_verifier=verifier, auth=auth, log_level="WARNING")
+
+    @server.tool()
+    def whoami() -> dict:
+        """The client, scopes and resource of the request's access token."""
+        return describe_token(get_access_token())
+
+    app = server.streamable_http_app(json_response=True, stateless_http=True)
+    metadata_url = build_resource_metadata_url(auth.resource_server_url)
+
+    async def whoami_route(request):
+        return JSONResponse(describe_token(request.user.access_token))
+
+    async def admin_route(request):
+        return JSONResponse({"admin": True})
+
+    # The app's AuthenticationMiddleware (BearerAuthBackend with the audience check) covers
+    # these routes too; RequireAuthMiddleware answers 401 and 403 as it does for /mcp.
+    for path, endpoint, scopes in [("/mcp/whoami", whoami_route, [READ]), ("/mcp/admin", admin_route, SCOPES)]:
+        app.router.routes.append(
+            Route(path, RequireAuthMiddleware(request_response(endpoint), scopes, metadata_url), methods=["GET"])
+        )
+    return app
+
+
+def documents_host(documents):
+    async def document(request):
+        name = request.path_params["name"]
+        if name not in documents:
+            return JSONResponse({"error": "not_found"}, status_code=404)
+        return JSONResponse(documents[name])
+
+    return Starlette(routes=[Route("/{name}", document, methods=["GET"])])
+
+
+class Server(uvicorn.Server):
+    """uvicorn without its signal handlers: several servers share the process, which ends when killed."""
+
+    def capture_signals(self):
+        return contextlib.nullcontext()
+
+
+def listening_socket():
+    """A socket listening on a free port of 127.0.0.1: connections wait in its backlog until the
+    server starts accepting them, so the URLs work as soon as they are printed."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    return sock, f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+
+async def serve(apps):
+    servers = [(Server(uvicorn.Config(app, log_level="warning", access_log=False)), sock) for sock, app in apps]
+    await asyncio.gather(*(server.serve(sockets=[sock]) for server, sock in servers))
+
+
+def main():
+    parser = argparse.ArgumentParser(description="An MCP authorization server and two protected resources.")
+    parser.add_argument("--cimd", action="store_true", help="accept Client ID Metadata Documents as client_ids")
+    parser.add_argument("--access-token-seconds", type=int, default=3600, metavar="N",
+                        help="access token lifetime in seconds (default 3600)")
+    arguments = parser.parse_args()
+    if arguments.access_token_seconds < 1:
+        parser.error("--access-token-seconds must be at least 1")
+
+    (as_socket, issuer), (rs1_socket, rs1), (rs2_socket, rs2), (documents_socket, documents_url) = (
+        listening_socket() for _ in range(4)
+    )
+    resource, other_resource = rs1 + "/mcp", rs2 + "/mcp"
+    harness = Harness(
+        {"issuer": issuer, "resource": resource, "other_resource": other_resource, "documents": documents_url}
+    )
+    provider = Provider([resource, other_resource], documents_url, arguments.access_token_seconds, arguments.cimd)
+    apps = [
+        (as_socket, authorization_server(issuer, provider, harness, arguments.cimd)),
+        (rs1_socket, protected_resource(issuer, resource, provider)),
+        (rs2_socket, protected_resource(issuer, other_resource, provider)),
+        (documents_socket, documents_host(harness.documents)),
+    ]
+    print(issuer, flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(apps))
+
+
+if __name__ == "__main__":
+    main()
