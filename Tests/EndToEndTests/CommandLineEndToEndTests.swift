@@ -65,7 +65,7 @@ struct CommandLineEndToEndTests {
             Set(object.keys)
                 == [
                     "profile", "email", "sub", "scopes", "expires_at", "sign_in_required", "needs_reauthentication",
-                    "token_type", "dpop_jkt", "issuer", "client_id", "session_file",
+                    "token_type", "dpop_jkt", "issuer", "resource", "client_id", "session_file",
                 ]
         )
         #expect(object["token_type"] == "Bearer")

@@ -9,7 +9,9 @@ enum LoginCommand: Command {
         name: "login",
         valueOptions: ServerOptions.valueOptions.union(SignInOptions.valueOptions).union(["scope"]),
         repeatable: ServerOptions.repeatable,
-        flags: ServerOptions.flags.union(SignInOptions.flags).union(["device", "dpop"])
+        flags: ServerOptions.flags.union(SignInOptions.flags).union(["device", "dpop"]),
+        positionals: 0...1,
+        positionalName: "RESOURCE-URL"
     )
 
     static let summary = "sign in through the browser (loopback redirect) or with --device"
@@ -18,8 +20,17 @@ enum LoginCommand: Command {
         usage: bearer login (--issuer URL | --google) --client-id ID [--client-secret-file FILE] --scope "A B …"
                             [--profile NAME] \(SignInOptions.usage)
                             [--device] [--dpop] [--allow-insecure-loopback] [--allow-host HOST]…
+               bearer login RESOURCE-URL [--scope "A B …"] [--issuer URL --client-id ID] [--profile NAME]
+                            \(SignInOptions.usage) [--dpop] [--allow-insecure-loopback]
 
         Signs in and saves the session with its server and client settings in the profile.
+
+        Given a protected resource's URL (such as an MCP server's endpoint), the tool finds the
+        resource's authorization server from its metadata (RFC 9728), registers itself there
+        (RFC 7591; the registration is kept and reused) unless --issuer and --client-id name a
+        client, and asks for the scopes the resource lists unless --scope is given. The session
+        is for that resource alone: every refresh names it (RFC 8707), and bearer curl sends its
+        token to no other URL.
 
         \(SignInOptions.help)
 
@@ -44,6 +55,9 @@ enum LoginCommand: Command {
         """
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        if let resource = arguments.positionals.first {
+            return try await ResourceLogin.run(resource, arguments, environment)
+        }
         let profile = try Profile(arguments, environment)
         guard let scopeText = arguments.value("scope"), !Scopes.parse(scopeText).isEmpty else {
             throw UsageError("--scope is required: the scopes to ask for, separated by spaces.", command: "login")

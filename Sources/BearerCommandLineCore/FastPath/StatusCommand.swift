@@ -33,7 +33,8 @@ package enum StatusCommand {
         tokens are bound to (never the key), the issuer, the client and the session file. Never
         prints a token. --json prints one object with the keys profile, email, sub, scopes,
         expires_at (RFC 3339 or null), sign_in_required, token_type (Bearer or DPoP), dpop_jkt (the
-        key's RFC 7638 thumbprint, or null), issuer, client_id, session_file;
+        key's RFC 7638 thumbprint, or null), issuer, resource (the protected resource the tokens are
+        for, or null), client_id, session_file;
         needs_reauthentication, the old name of sign_in_required, is kept beside it until the next
         minor release.
         """
@@ -48,6 +49,7 @@ package enum StatusCommand {
         let tokenType: String
         let dpopThumbprint: String?
         let issuer: String
+        let resource: String?
         let clientID: String
         let sessionFile: String
 
@@ -60,7 +62,7 @@ package enum StatusCommand {
             case needsReauthentication = "needs_reauthentication"
             case tokenType = "token_type"
             case dpopThumbprint = "dpop_jkt"
-            case issuer
+            case issuer, resource
             case clientID = "client_id"
             case sessionFile = "session_file"
         }
@@ -77,6 +79,7 @@ package enum StatusCommand {
             try container.encode(tokenType, forKey: .tokenType)
             try container.encode(dpopThumbprint, forKey: .dpopThumbprint)
             try container.encode(issuer, forKey: .issuer)
+            try container.encode(resource, forKey: .resource)
             try container.encode(clientID, forKey: .clientID)
             try container.encode(sessionFile, forKey: .sessionFile)
         }
@@ -100,6 +103,7 @@ package enum StatusCommand {
             tokenType: state.accessTokenType.rawValue,
             dpopThumbprint: state.dpopKey?.thumbprint,
             issuer: state.server.issuer.absoluteString,
+            resource: state.resource?.description,
             clientID: state.client.id,
             sessionFile: profile.file
         )
@@ -138,6 +142,7 @@ package enum StatusCommand {
             }
         console.out("Token type:    \(binding)")
         console.out("Issuer:        \(report.issuer.printable)")
+        if let resource = report.resource { console.out("Resource:      \(resource.printable)") }
         console.out("Client:        \(report.clientID.printable)")
         console.out("Session file:  \(report.sessionFile.printable)")
         return .success

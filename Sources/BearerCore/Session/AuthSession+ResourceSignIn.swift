@@ -150,7 +150,8 @@ extension AuthSession {
             throw rewrite(error)
         }
         guard let key else { return nil }
-        return try await restore(key: key, from: store, transport: transport, clock: clock, configuration: configuration)
+        return try await restore(
+            key: key, from: store, transport: transport, clock: clock, configuration: configuration)
     }
 
     /// The key of `resource`'s saved session, if there is one.

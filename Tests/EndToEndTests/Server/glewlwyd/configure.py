@@ -40,7 +40,7 @@ PLUGIN = "oidc"
 DPOP_PROPERTY = "dpop_bound_access_tokens"
 SCOPES = ["openid", "email", "api.read"]
 # A resource (RFC 8707) that the scope api.read may name.
-API_READ_RESOURCE = "http://127.0.0.1:18180/"
+API_READ_RESOURCE = "http://127.0.0.1:18180/api"
 
 
 class Failure(Exception):

@@ -1,0 +1,80 @@
+import Bearer
+@_spi(CommandLine) @_spi(Internals) import BearerCore
+import Foundation
+
+/// `bearer login RESOURCE-URL`: signs in to a protected resource knowing only its URL (the Model
+/// Context Protocol's authorization profile): the tool finds its server, registers itself there
+/// where it has no client, and saves the session, for that resource alone, in the profile.
+enum ResourceLogin {
+    /// The name the tool registers itself under.
+    static let clientName = "bearer (command-line tool)"
+
+    static func run(
+        _ target: String,
+        _ arguments: ParsedArguments,
+        _ environment: CommandEnvironment
+    ) async throws -> ExitCode {
+        guard let resource = URL(string: target), resource.scheme != nil, resource.host != nil else {
+            throw UsageError("\(target) is not an absolute URL.", command: "login")
+        }
+        guard !arguments.has("device"), !arguments.has("google") else {
+            throw UsageError(
+                "A resource URL signs in through the browser with the server the resource names; give it "
+                    + "without --device and --google.", command: "login")
+        }
+        let profile = try Profile(arguments, environment)
+        let insecureLoopback = arguments.has("allow-insecure-loopback")
+        if resource.scheme?.lowercased() == "http", !insecureLoopback {
+            throw UsageError(
+                "\(target) is plain http; add --allow-insecure-loopback to use a local test server.",
+                command: "login")
+        }
+        let scopes = arguments.value("scope").map(Scopes.parse)
+        let store = profile.store
+        let previous = try? await store.load(key: profile.name)
+        let agent = try SignInOptions.agent(
+            arguments, port: try port(arguments, previous: previous, resource: resource), command: "login",
+            console: environment.console)
+        var configuration = AuthSession.Configuration()
+        configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
+        let session = try await AuthSession.signIn(
+            toResource: resource, as: try identity(arguments, environment), using: agent, store: store,
+            key: profile.name, scopes: scopes, challenge: nil, allowingInsecureLoopback: insecureLoopback,
+            transport: environment.transport, clock: environment.clock, configuration: configuration)
+        let state = await session.state
+        let console = environment.console
+        console.say("Signed in to \(state.resource?.description.printable ?? target) (profile \(profile.name)).")
+        console.say("Authorization server: \(state.server.issuer.absoluteString.printable)")
+        console.say("Granted scopes: \(state.grantedScopes.joined(separator: " ").printable)")
+        if let key = state.dpopKey { console.say("Tokens are bound to DPoP key \(key.thumbprint).") }
+        return .success
+    }
+
+    /// How the tool is known: `--client-id` at `--issuer` when given (both or neither), else
+    /// registered by name.
+    private static func identity(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws
+        -> ClientIdentity
+    {
+        guard arguments.value("client-id") != nil || arguments.value("issuer") != nil else {
+            return ClientIdentity(name: clientName)
+        }
+        guard let issuer = try ServerOptions.issuer(arguments, command: "login"), arguments.value("client-id") != nil
+        else {
+            throw UsageError(
+                "With a resource URL, give --client-id and --issuer together (the client registered at the "
+                    + "server the resource names), or neither to register the tool there.", command: "login")
+        }
+        let client = try ServerOptions.client(arguments, environment, command: "login")
+        return ClientIdentity(name: clientName, clients: [issuer: Client(id: client.id, secret: client.secret)])
+    }
+
+    /// `--port`, else the port of the profile's earlier session of this resource, whose
+    /// registration names it: servers compare loopback redirect URIs port and all.
+    private static func port(_ arguments: ParsedArguments, previous: AuthState?, resource: URL) throws -> UInt16 {
+        let given = try SignInOptions.port(arguments, command: "login")
+        guard given == 0, let previous, let named = previous.resource, named.covers(resource),
+            let port = previous.client.redirectURI?.port, let free = UInt16(exactly: port)
+        else { return given }
+        return free
+    }
+}
