@@ -65,6 +65,11 @@ extension AuthorizationServerClient {
                 "\(server.issuer.forMessages) refused the client registration: \(refusal.code.rawValue)"
                     + (refusal.errorDescription.map { " (\($0.prefix(200)))" } ?? "") + ".",
                 underlyingError: refusal)
+        } catch let unreadable as BearerError
+            where unreadable.kind == .invalidResponse && (200..<300).contains(response.status)
+        {
+            // A success whose body is not a JSON object holds no client (RFC 7591 §3.2.1).
+            throw BearerError.registrationFailed(unreadable.reason, underlyingError: unreadable)
         }
         return try ClientRegistration.client(from: response.body, redirectURI: redirectURI)
     }

@@ -81,7 +81,7 @@ struct ToolHardeningTests {
         defer { fixture.removeAll() }
         let (status, output) = await fixture.run(["logout"])
         #expect(status == 65, "\(output.stderr)")
-        #expect(output.stderr.contains("format version 3"))
+        #expect(output.stderr.contains("format version 4"))
         #expect(FileManager.default.contents(atPath: file) == newer)
         #expect(await fixture.transport.requests.isEmpty)
     }

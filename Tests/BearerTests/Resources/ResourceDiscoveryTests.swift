@@ -13,7 +13,7 @@ import Testing
 /// the MCP authorization profile's order), against the fake transport.
 @Suite("Protected resources: discovery")
 struct ResourceDiscoveryTests {
-    static let mcp = try! ProtectedResource(Fixtures.url(ResourceWorld.resource))
+    static func mcp() throws -> ProtectedResource { try ProtectedResource(Fixtures.url(ResourceWorld.resource)) }
     static let pathInserted = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
     static let root = "https://mcp.example.com/.well-known/oauth-protected-resource"
 
@@ -22,7 +22,7 @@ struct ResourceDiscoveryTests {
     ) {
         let transport = RecordingTransport(replies: replies)
         let metadata = try await AuthorizationServerClient(transport: transport).discover(
-            resource: Self.mcp, challenge: challenge.flatMap { BearerChallenge(header: $0) })
+            resource: try Self.mcp(), challenge: challenge.flatMap { BearerChallenge(header: $0) })
         return (metadata, await transport.requests.map(\.url.absoluteString))
     }
 
@@ -36,7 +36,7 @@ struct ResourceDiscoveryTests {
             [.json(200, ResourceWorld.resourceDocument())],
             challenge: #"Bearer resource_metadata="https://meta.example.com/prm/mcp", scope="tools.read""#)
         #expect(urls == ["https://meta.example.com/prm/mcp"])
-        #expect(metadata.resource == Self.mcp)
+        #expect(try metadata.resource == Self.mcp())
         #expect(metadata.authorizationServers.map(\.absoluteString) == [ResourceWorld.issuer])
         #expect(metadata.scopesSupported == ["tools.read", "tools.write"])
     }
@@ -56,7 +56,7 @@ struct ResourceDiscoveryTests {
         let transport = RecordingTransport(replies: [notFound, notFound, notFound])
         let error = await #expect(throws: BearerError.self) {
             try await AuthorizationServerClient(transport: transport).discover(
-                resource: Self.mcp,
+                resource: try Self.mcp(),
                 challenge: BearerChallenge(header: #"Bearer resource_metadata="https://meta.example.com/prm""#))
         }
         #expect(error?.kind == .invalidDiscoveryDocument)
@@ -81,7 +81,7 @@ struct ResourceDiscoveryTests {
         let (metadata, _) = try await discover([
             .json(200, ResourceWorld.resourceDocument(resource: "HTTPS://MCP.EXAMPLE.COM:443/mcp/"))
         ])
-        #expect(metadata.resource == Self.mcp)
+        #expect(try metadata.resource == Self.mcp())
     }
 
     @Test("authorization_servers missing, empty, or with only http servers is invalidDiscoveryDocument")
@@ -123,7 +123,8 @@ struct ResourceDiscoveryTests {
         #expect(urls == [Self.pathInserted, Self.root], "the redirect's target is never asked")
     }
 
-    @Test("A document larger than 1 MiB is invalidResponse; a body that is not a JSON object is invalidDiscoveryDocument")
+    @Test(
+        "A document larger than 1 MiB is invalidResponse; a body that is not a JSON object is invalidDiscoveryDocument")
     func unreadableDocuments() async {
         let padding = String(repeating: " ", count: 1 << 20)
         let oversized = RecordingTransport.Reply.json(200, padding + ResourceWorld.resourceDocument())
@@ -138,7 +139,7 @@ struct ResourceDiscoveryTests {
         Result<AuthorizationServer, BearerError>, [String]
     ) {
         let metadata = try ProtectedResourceMetadata(
-            document: Data(ResourceWorld.resourceDocument(servers: [issuer]).utf8), describing: Self.mcp)
+            document: Data(ResourceWorld.resourceDocument(servers: [issuer]).utf8), describing: try Self.mcp())
         let transport = RecordingTransport(replies: replies)
         let result: Result<AuthorizationServer, BearerError>
         do {
