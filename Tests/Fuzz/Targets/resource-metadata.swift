@@ -4,7 +4,7 @@
 import Bearer
 import Foundation
 
-@testable import BearerCore
+@_spi(CommandLine) @testable import BearerCore
 
 /// The resource the documents are read for.
 private let expected = try? ProtectedResource(URL(knownValid: "https://mcp.example.com/mcp"))
