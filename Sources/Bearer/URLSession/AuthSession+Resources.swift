@@ -55,7 +55,13 @@ extension AuthSession {
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession? {
-        guard let key = try await savedKey(of: resource, in: store) else { return nil }
+        let key: String?
+        do {
+            key = try await savedKey(of: resource, in: store)
+        } catch {
+            throw (configuration ?? Configuration()).rewriteError(error)
+        }
+        guard let key else { return nil }
         return try await restore(
             key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
             defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store))

@@ -22,6 +22,11 @@ enum ResourceLogin {
                 "A resource URL signs in through the browser with the server the resource names; give it "
                     + "without --device and --google.", command: "login")
         }
+        guard arguments.value("allow-host") == nil else {
+            throw UsageError(
+                "A resource's session sends its token to that resource alone; give a resource URL without "
+                    + "--allow-host.", command: "login")
+        }
         let profile = try Profile(arguments, environment)
         let insecureLoopback = arguments.has("allow-insecure-loopback")
         if resource.scheme?.lowercased() == "http", !insecureLoopback {
@@ -37,11 +42,18 @@ enum ResourceLogin {
             console: environment.console)
         var configuration = AuthSession.Configuration()
         configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
+        let identity = try await identity(
+            arguments, environment, resource: resource, allowingInsecureLoopback: insecureLoopback)
         let session = try await AuthSession.signIn(
-            toResource: resource, as: try identity(arguments, environment), using: agent, store: store,
-            key: profile.name, scopes: scopes, challenge: nil, allowingInsecureLoopback: insecureLoopback,
-            transport: environment.transport, clock: environment.clock, configuration: configuration)
-        let state = await session.state
+            toResource: resource, as: identity, using: agent, store: store, key: profile.name, scopes: scopes,
+            challenge: nil, allowingInsecureLoopback: insecureLoopback, transport: environment.transport,
+            clock: environment.clock, configuration: configuration)
+        var state = await session.state
+        // The registered redirect URI's port, which add-scopes must listen on again.
+        if let port = state.client.redirectURI?.port {
+            state.metadata[SignInOptions.portMetadataKey] = String(port)
+            try await session.replace(with: state)
+        }
         let console = environment.console
         console.say("Signed in to \(state.resource?.description.printable ?? target) (profile \(profile.name)).")
         console.say("Authorization server: \(state.server.issuer.absoluteString.printable)")
@@ -51,10 +63,14 @@ enum ResourceLogin {
     }
 
     /// How the tool is known: `--client-id` at `--issuer` when given (both or neither), else
-    /// registered by name.
-    private static func identity(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws
-        -> ClientIdentity
-    {
+    /// registered by name. The issuer must be the one the resource names, spelled as it does:
+    /// otherwise the client would silently not be used.
+    private static func identity(
+        _ arguments: ParsedArguments,
+        _ environment: CommandEnvironment,
+        resource: URL,
+        allowingInsecureLoopback: Bool
+    ) async throws -> ClientIdentity {
         guard arguments.value("client-id") != nil || arguments.value("issuer") != nil else {
             return ClientIdentity(name: clientName)
         }
@@ -63,6 +79,15 @@ enum ResourceLogin {
             throw UsageError(
                 "With a resource URL, give --client-id and --issuer together (the client registered at the "
                     + "server the resource names), or neither to register the tool there.", command: "login")
+        }
+        let metadata = try await AuthorizationServerClient(transport: environment.transport).discover(
+            resource: try ProtectedResource(resource, allowingInsecureLoopback: allowingInsecureLoopback),
+            allowingInsecureLoopback: allowingInsecureLoopback)
+        if let named = metadata.authorizationServers.first, named.absoluteString != issuer.absoluteString {
+            throw UsageError(
+                "The resource names the authorization server \(named.absoluteString.printable), not "
+                    + "\(issuer.absoluteString.printable); give --issuer exactly as the resource names it.",
+                command: "login")
         }
         let client = try ServerOptions.client(arguments, environment, command: "login")
         return ClientIdentity(name: clientName, clients: [issuer: Client(id: client.id, secret: client.secret)])

@@ -40,8 +40,10 @@ enum AllowedHosts {
         state.metadata[metadataKey].map { $0.split(separator: " ").map(String.init) } ?? []
     }
 
-    /// Every host the profile of `state` sends tokens to.
+    /// Every host the profile of `state` sends tokens to: for a session of one protected
+    /// resource, the resource's host (the session refuses every URL outside the resource anyway).
     static func list(for state: AuthState) -> [String] {
+        if let resource = state.resource { return [resource.identifier.host].compactMap { $0 } }
         let defaults =
             state.server.isGoogle
             ? AuthSession.Configuration.google.allowedHosts ?? [] : [state.server.issuer.host].compactMap { $0 }

@@ -29,6 +29,11 @@ public struct Client: Sendable, Hashable, Codable {
     /// When the secret stops working (RFC 7591 `client_secret_expires_at`); `nil` when it does not
     /// expire or the client has none. A client registered by Bearer is registered again then.
     public var secretExpiresAt: Date?
+    /// The token that manages a dynamically registered client (RFC 7592), when the server issued
+    /// one; kept so that the registration can be read, changed or deleted later.
+    public var registrationAccessToken: RegistrationAccessToken?
+    /// Where the registration is managed with ``registrationAccessToken`` (RFC 7592 §3).
+    public var registrationClientURI: URL?
 
     /// Creates a client.
     ///
@@ -39,18 +44,24 @@ public struct Client: Sendable, Hashable, Codable {
     ///     device flow is used.
     ///   - authentication: How it authenticates, when registered with a method; `nil` for the default.
     ///   - secretExpiresAt: When the secret expires, if it does.
+    ///   - registrationAccessToken: The token that manages a registered client, if one was issued.
+    ///   - registrationClientURI: Where that registration is managed.
     public init(
         id: String,
         secret: ClientSecret? = nil,
         redirectURI: URL? = nil,
         authentication: ClientAuthentication? = nil,
-        secretExpiresAt: Date? = nil
+        secretExpiresAt: Date? = nil,
+        registrationAccessToken: RegistrationAccessToken? = nil,
+        registrationClientURI: URL? = nil
     ) {
         self.id = id
         self.secret = secret
         self.redirectURI = redirectURI
         self.authentication = authentication
         self.secretExpiresAt = secretExpiresAt
+        self.registrationAccessToken = registrationAccessToken
+        self.registrationClientURI = registrationClientURI
     }
 
     /// A Google iOS (installed-app) client, whose redirect URI is the reversed client ID, in lower

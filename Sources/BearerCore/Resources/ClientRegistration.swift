@@ -58,9 +58,15 @@ enum ClientRegistration {
         {
             expiry = Date(timeIntervalSince1970: seconds)
         }
+        // RFC 7592's management credentials are kept with the client, not dropped.
+        let managementToken = fields["registration_access_token"]?.stringValue.flatMap {
+            $0.isEmpty ? nil : RegistrationAccessToken($0)
+        }
+        let managementURI = fields["registration_client_uri"]?.stringValue.flatMap(URL.init(string:))
         return Client(
             id: id, secret: secret, redirectURI: redirectURI, authentication: authentication,
-            secretExpiresAt: secret == nil ? nil : expiry)
+            secretExpiresAt: secret == nil ? nil : expiry, registrationAccessToken: managementToken,
+            registrationClientURI: managementToken == nil ? nil : managementURI)
     }
 
     /// The method a registered client authenticates with: the answer's, or RFC 7591 §2's default

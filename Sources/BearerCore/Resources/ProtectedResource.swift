@@ -29,15 +29,15 @@ public struct ProtectedResource: Sendable, Hashable, Codable, CustomStringConver
     ///   - url: The resource's URL, such as an MCP server's endpoint.
     ///   - allowingInsecureLoopback: Whether an http URL on a loopback address is acceptable
     ///     (tests and local development only).
-    /// - Throws: ``BearerError/Kind/invalidConfiguration`` for a URL that is not absolute, has a
-    ///   fragment or user information; ``BearerError/Kind/insecureEndpoint`` for one that is not
-    ///   https (or allowed loopback http).
+    /// - Throws: ``BearerError/Kind/insecureEndpoint`` for a URL without a host, or that is not
+    ///   https (or allowed loopback http); ``BearerError/Kind/invalidConfiguration`` for one with a
+    ///   fragment, user information or a `.` or `..` path segment.
     public init(_ url: URL, allowingInsecureLoopback: Bool = false) throws {
         try EndpointSecurity.check(url, allowingInsecureLoopback: allowingInsecureLoopback)
         guard let parts = Self.canonicalParts(of: url) else {
             throw BearerError.invalidConfiguration(
                 "\(url.forMessages) cannot name a protected resource: it needs a scheme and a host, and no "
-                    + "fragment or user information (RFC 8707 §2)."
+                    + "fragment, user information or . and .. path segments (RFC 8707 §2)."
             )
         }
         guard let identifier = URL(string: parts.origin + parts.path + parts.query) else {
@@ -53,7 +53,7 @@ public struct ProtectedResource: Sendable, Hashable, Codable, CustomStringConver
 
     /// Whether a request to `url` is a request to this resource: the same scheme, host and port,
     /// and the resource's path or a path below it (`/mcp` covers `/mcp` and `/mcp/tools`, not
-    /// `/mcpx` or `/admin`).
+    /// `/mcpx`, `/admin` or `/mcp/../admin`). The query is not compared.
     ///
     /// - Parameter url: A request's URL.
     /// - Returns: `true` when a token issued for this resource may be sent to `url`.
@@ -108,6 +108,12 @@ public struct ProtectedResource: Sendable, Hashable, Codable, CustomStringConver
             origin += ":\(port)"
         }
         var path = components.percentEncodedPath
+        // A `.` or `..` segment, plain or percent-encoded, would let `/mcp/../admin` pass for a
+        // path below `/mcp`: such a URL names no resource and is covered by none.
+        let dotSegments: Set<String> = [".", "..", "%2e", "%2e%2e", ".%2e", "%2e."]
+        guard !path.split(separator: "/").contains(where: { dotSegments.contains($0.lowercased()) }) else {
+            return nil
+        }
         while path.hasSuffix("/") { path.removeLast() }
         return (origin, path, components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }

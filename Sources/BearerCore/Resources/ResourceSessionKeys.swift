@@ -5,12 +5,21 @@
 #endif
 
 /// The store keys of resource sessions and client registrations: readable, safe as file names
-/// (letters, digits, `.`, `-`), and unique by a hash of what they name.
+/// (letters, digits, `.`, `-`), unique by a hash of what they name, and under a `bearer-` prefix
+/// that an app's own keys are unlikely to take.
 ///
-/// - A session: `resource-<host-port-path>-<hash of the resource>-<hash of the issuer>`, so one
-///   resource's sessions at any server share a prefix, found without the network.
-/// - A registration: `registration-<host-port-path>-<hash of the issuer>`.
+/// - A session: `bearer-resource-<host-port-path>-<hash of the resource>-<hash of the issuer>`,
+///   so one resource's sessions at any server share a prefix, found without the network.
+/// - A session from a server the resource no longer names, whose tokens could not be revoked:
+///   `bearer-retired-…`, the rest of its key as it was.
+/// - A registration: `bearer-registration-<host-port-path>-<hash of the issuer>`.
 enum ResourceSessionKeys {
+    private static let sessionMark = "bearer-resource-"
+    private static let retiredMark = "bearer-retired-"
+    private static let registrationMark = "bearer-registration-"
+    /// The length of a hash in a key: 8 bytes in hexadecimal.
+    private static let digestLength = 16
+
     /// The key of `resource`'s session with tokens from `issuer`.
     static func session(for resource: ProtectedResource, issuer: URL) -> String {
         sessionPrefix(for: resource) + digest(issuer.absoluteString)
@@ -18,17 +27,33 @@ enum ResourceSessionKeys {
 
     /// The prefix shared by every session of `resource`.
     static func sessionPrefix(for resource: ProtectedResource) -> String {
-        "resource-" + readable(resource.identifier) + "-" + digest(resource.description) + "-"
+        sessionMark + readable(resource.identifier) + "-" + digest(resource.description) + "-"
+    }
+
+    /// Whether `key` is the key of a session of `resource` (at any server), not merely one that
+    /// starts like it.
+    static func isSession(_ key: String, of resource: ProtectedResource) -> Bool {
+        let prefix = sessionPrefix(for: resource)
+        guard key.hasPrefix(prefix), key.utf8.count == prefix.utf8.count + digestLength else { return false }
+        return key.utf8.suffix(digestLength).allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        }
+    }
+
+    /// Where a session kept under `key` is moved once its resource names another server.
+    static func retired(_ key: String) -> String {
+        retiredMark + key.dropFirst(sessionMark.count)
     }
 
     /// The key of the client registered at the server `issuer`.
     static func registration(at issuer: URL) -> String {
-        "registration-" + readable(issuer) + "-" + digest(issuer.absoluteString)
+        registrationMark + readable(issuer) + "-" + digest(issuer.absoluteString)
     }
 
     /// Whether `key` names a client registration rather than a session.
     static func isRegistration(_ key: String) -> Bool {
-        key.hasPrefix("registration-")
+        key.hasPrefix(registrationMark)
     }
 
     /// `url`'s host, port and path with every other character a `-`, at most 60 characters.

@@ -22,28 +22,43 @@ extension AuthorizationServerClient {
     ///   - challenge: The `WWW-Authenticate` challenge of the resource's `401`, if there was one.
     ///   - allowingInsecureLoopback: Whether http on a loopback address is acceptable.
     /// - Returns: The metadata, which describes `resource`.
+    /// A challenge's `resource_metadata` that is not https (or allowed loopback http) is not
+    /// fetched, and an answer that is not a metadata document is passed over for the next URL.
+    ///
     /// - Throws: ``BearerError/Kind/resourceMismatch`` for a document about another resource;
-    ///   ``BearerError/Kind/invalidDiscoveryDocument`` when none is found or it cannot be read;
-    ///   ``BearerError/Kind/insecureEndpoint`` for a metadata URL or redirect that is not https.
+    ///   ``BearerError/Kind/invalidDiscoveryDocument`` when no URL holds a usable document;
+    ///   ``BearerError/Kind/insecureEndpoint`` for a redirect to a URL that is not https.
     public func discover(
         resource: ProtectedResource,
         challenge: BearerChallenge? = nil,
         allowingInsecureLoopback: Bool = false
     ) async throws -> ProtectedResourceMetadata {
         var candidates = resource.metadataURLs
-        if let named = challenge?.resourceMetadata {
-            try EndpointSecurity.check(named, allowingInsecureLoopback: allowingInsecureLoopback)
-            candidates.insert(named, at: 0)
-        }
         var statuses: [String] = []
+        if let named = challenge?.resourceMetadata {
+            // A challenge's URL that is not https (or allowed loopback http) is not fetched; the
+            // resource's own well-known URLs are tried instead.
+            do {
+                try EndpointSecurity.check(named, allowingInsecureLoopback: allowingInsecureLoopback)
+                candidates.insert(named, at: 0)
+            } catch let refusal as BearerError {
+                statuses.append("the challenge's resource_metadata was not used: \(refusal.reason)")
+            }
+        }
         for url in candidates {
             let response = try await fetchMetadata(url, allowingInsecureLoopback: allowingInsecureLoopback)
             guard (200..<300).contains(response.status) else {
                 statuses.append("\(url.forMessages) answered HTTP \(response.status)")
                 continue
             }
-            return try ProtectedResourceMetadata(
-                document: response.body, describing: resource, allowingInsecureLoopback: allowingInsecureLoopback)
+            do {
+                return try ProtectedResourceMetadata(
+                    document: response.body, describing: resource, allowingInsecureLoopback: allowingInsecureLoopback)
+            } catch let unusable as BearerError where unusable.kind == .invalidDiscoveryDocument {
+                // Not a metadata document (a catch-all page, say): the next URL may hold one. A
+                // document about another resource is never passed over this way.
+                statuses.append("\(url.forMessages): \(unusable.reason)")
+            }
         }
         throw BearerError.invalidDiscoveryDocument(
             "No protected resource metadata found for \(resource) (RFC 9728): \(statuses.joined(separator: "; ")). "

@@ -22,7 +22,8 @@ extension AuthorizationServerClient {
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` when the server has no UserInfo endpoint,
     ///   ``BearerError/Kind/signInRequired`` when the session holds no access token,
     ///   ``BearerError/Kind/userMismatch`` when `sub` differs, ``BearerError/Kind/invalidResponse``
-    ///   when the answer has no `sub`; the endpoint's errors.
+    ///   when the answer has no `sub`, ``BearerError/Kind/resourceMismatch`` for a session whose
+    ///   tokens are for a protected resource (nothing is sent); the endpoint's errors.
     public func userInfo(for state: AuthState) async throws -> AuthState.User {
         let server = state.server
         guard let endpoint = server.userinfoEndpoint else {
@@ -34,6 +35,8 @@ extension AuthorizationServerClient {
             throw BearerError.signInRequired("The session holds no access token to read the UserInfo endpoint with.")
         }
         try server.checkSecure(endpoint)
+        // A resource's token goes to that resource alone, not to its server's UserInfo.
+        try AuthSession.checkResource(of: state, covers: endpoint)
         var request = TransportRequest(url: endpoint, headerFields: ["Accept": "application/json"])
         let response: TransportResponse
         if state.accessTokenType == .dpop, let proofKey = try proofKey(of: state) {

@@ -119,7 +119,9 @@ extension AuthSession {
             to: found.server, as: found.client, scopes: found.scopes, using: agent, store: store, key: key,
             additionalParameters: [:], tokenParameters: [:], transport: transport, clock: clock,
             configuration: configuration, resource: found.resource)
-        await retireSessions(of: found.resource, otherThan: key, in: store, transport: transport, clock: clock)
+        await retireSessions(
+            of: found.resource, otherThan: key, in: store, transport: transport, clock: clock,
+            dpop: configuration.dpop)
         return session
     }
 
@@ -154,36 +156,51 @@ extension AuthSession {
             key: key, from: store, transport: transport, clock: clock, configuration: configuration)
     }
 
-    /// The key of `resource`'s saved session, if there is one.
+    /// The key of `resource`'s saved session, if there is one: the one that can authorize, else
+    /// any of that resource, else one that cannot be read (restoring it then reports why).
     @_spi(Bridge) public static func savedKey(of resource: URL, in store: any SessionStore) async throws -> String? {
         let resource = try ProtectedResource(resource, allowingInsecureLoopback: true)
-        let prefix = ResourceSessionKeys.sessionPrefix(for: resource)
-        let keys = try await store.keys().filter { $0.hasPrefix(prefix) }
-        guard keys.count > 1 else { return keys.first }
-        // Another server's session is kept only when its tokens could not be revoked; the one
-        // that can authorize is the current one.
-        for key in keys where try await store.load(key: key)?.canAuthorize == true { return key }
-        return keys.first
+        var usable: String?
+        var unreadable: String?
+        for key in try await store.keys() where ResourceSessionKeys.isSession(key, of: resource) {
+            guard let state = try? await store.load(key: key) else {
+                unreadable = unreadable ?? key
+                continue
+            }
+            guard state.resource == resource else { continue }
+            if state.canAuthorize { return key }
+            usable = usable ?? key
+        }
+        return usable ?? unreadable
     }
 
     /// Revokes and removes the sessions of `resource` other than `key`'s: those from a server the
-    /// resource no longer names. A session whose tokens cannot be revoked is kept: tokens are
-    /// never dropped unrevoked.
+    /// resource no longer names. One whose tokens cannot be revoked is moved to a retired key
+    /// (``ResourceSessionKeys/retired(_:)``), out of the resource's way: tokens are never dropped
+    /// unrevoked. One that cannot be read is left as it is.
     private static func retireSessions(
         of resource: ProtectedResource,
         otherThan key: String,
         in store: any SessionStore,
         transport: any HTTPTransport,
-        clock: WallClock
+        clock: WallClock,
+        dpop: DPoPSettings
     ) async {
-        let prefix = ResourceSessionKeys.sessionPrefix(for: resource)
         guard let keys = try? await store.keys() else { return }
-        for other in keys where other.hasPrefix(prefix) && other != key {
+        for other in keys where other != key && ResourceSessionKeys.isSession(other, of: resource) {
             _ = try? await store.withExclusiveAccess(to: other) { access in
-                guard let stale = try await access.load() else { return }
-                let client = AuthorizationServerClient(transport: transport, clock: clock, dpop: DPoPSettings())
+                guard let stale = try? await access.load(), stale.resource == resource else { return }
+                let client = AuthorizationServerClient(transport: transport, clock: clock, dpop: dpop)
                 let outcome = await client.revokeEveryToken(of: stale)
-                guard outcome == .revoked || (stale.accessToken == nil && stale.refreshToken == nil) else { return }
+                if outcome != .revoked, stale.accessToken != nil || stale.refreshToken != nil {
+                    // Moved only to a free place: a session retired there before is kept too.
+                    let moved = try await store.withExclusiveAccess(to: ResourceSessionKeys.retired(other)) { place in
+                        guard try await place.load() == nil else { return false }
+                        try await place.save(stale, replacing: nil)
+                        return true
+                    }
+                    guard moved else { return }
+                }
                 try await access.remove()
             }
         }

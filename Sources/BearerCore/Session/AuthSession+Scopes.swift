@@ -28,6 +28,17 @@ extension AuthSession {
         additionalParameters: [String: String] = [:]
     ) throws -> AuthorizationRequest? {
         do {
+            let state = machine.state
+            if state.resource != nil, let registered = state.client.redirectURI, let redirectURI,
+                redirectURI != registered
+            {
+                // A client found through a resource was registered with one redirect URI, which
+                // its server compares exactly (port and all): another would be refused there.
+                throw BearerError.invalidConfiguration(
+                    "The session's client was registered with the redirect URI \(registered.forMessages), not "
+                        + "\(redirectURI.forMessages); show the request with an agent that redirects there (for "
+                        + "a loopback agent, its port: \(registered.port.map(String.init) ?? "none")).")
+            }
             return try machine.state.addScopesRequest(
                 scopes,
                 redirectURI: redirectURI,

@@ -183,10 +183,11 @@ extension AuthSession {
 
 extension AuthorizationServerClient {
     /// `state` with its user read from the UserInfo endpoint, when the grant has none but `openid`
-    /// was granted; unchanged when that fails (the tokens matter more than the name; an app reads
+    /// was granted and its tokens are not for one protected resource; unchanged when that fails (the tokens matter more than the name; an app reads
     /// the error with ``AuthSession/userInfo()``).
     func describingUser(of state: AuthState) async -> AuthState {
-        guard state.user == nil, state.hasGranted("openid"), state.server.userinfoEndpoint != nil,
+        guard state.user == nil, state.resource == nil, state.hasGranted("openid"),
+            state.server.userinfoEndpoint != nil,
             let user = try? await userInfo(for: state)
         else { return state }
         var described = state

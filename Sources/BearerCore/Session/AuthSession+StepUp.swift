@@ -17,7 +17,7 @@ extension AuthSession {
     ///
     /// A challenge that names no `scope` (the MCP Python SDK's names the missing scope only in
     /// prose) asks for every scope the authorization server lists (`scopes_supported`), but
-    /// `offline_access` only when already granted. A resource session's new grant is for the same
+    /// `openid` and `offline_access` only when already granted. A resource session's new grant is for the same
     /// resource, and replaces the session's tokens once merged and saved.
     ///
     /// - Parameters:
@@ -46,6 +46,8 @@ extension AuthSession {
         let named = challenge?.scopes ?? []
         guard named.isEmpty else { return named }
         let listed = machine.state.server.scopesSupported ?? []
-        return listed.filter { $0 != "offline_access" || machine.state.hasGranted($0) }
+        // `openid` would ask for an ID token the merge then needs as proof of the same user, and
+        // `offline_access` a refresh token the grant may not have had: neither is a resource's scope.
+        return listed.filter { !["openid", "offline_access"].contains($0) || machine.state.hasGranted($0) }
     }
 }

@@ -26,8 +26,14 @@ public struct BearerChallenge: Sendable, Hashable {
     public var scopes: [String] { parameters["scope"].map(Scopes.parse) ?? [] }
     /// `realm`.
     public var realm: String? { parameters["realm"] }
-    /// `resource_metadata`: where the resource's metadata is (RFC 9728 §5.1), when it says.
-    public var resourceMetadata: URL? { parameters["resource_metadata"].flatMap { URL(string: $0) } }
+    /// `resource_metadata`: where the resource's metadata is (RFC 9728 §5.1), when it names an
+    /// absolute URL.
+    public var resourceMetadata: URL? {
+        guard let url = parameters["resource_metadata"].flatMap({ URL(string: $0) }), url.scheme != nil,
+            url.host != nil
+        else { return nil }
+        return url
+    }
 
     /// Finds the `Bearer` challenge in a header value that may hold several challenges.
     ///

@@ -10,7 +10,10 @@ extension AuthState: Codable {
     /// it (and keeps it) rather than send its tokens elsewhere or refresh without `resource`.
     /// A session bound to a DPoP key is written as version 2, for the same reason; a Bearer
     /// session as version 1, which every release reads.
-    public static let currentVersion = 3
+    public static let currentVersion = resourceVersion
+
+    /// The envelope version of a session for one protected resource.
+    static let resourceVersion = 3
 
     /// The envelope version of a session bound to a DPoP key, which releases since DPoP read.
     static let dpopVersion = 2
@@ -134,7 +137,7 @@ extension AuthState: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let boundToKey = dpopKey != nil || accessTokenType != .bearer
-        let version = resource != nil ? Self.currentVersion : boundToKey ? Self.dpopVersion : Self.bearerVersion
+        let version = resource != nil ? Self.resourceVersion : boundToKey ? Self.dpopVersion : Self.bearerVersion
         try container.encode(version, forKey: .version)
         try container.encode(server, forKey: .server)
         try container.encode(client, forKey: .client)

@@ -57,7 +57,7 @@ public struct AuthState: Sendable, Hashable {
         set { fields.dpopKey = newValue }
     }
     /// The protected resource the grant is for (RFC 8707), for a session signed in with
-    /// ``AuthSession/signIn(toResource:identity:using:store:scopes:challenge:transport:clock:configuration:)``:
+    /// ``AuthSession/signIn(toResource:as:using:store:scopes:challenge:allowingInsecureLoopback:transport:clock:configuration:)``:
     /// every refresh names it, and its tokens are sent to it alone. `nil` for a session whose
     /// tokens go wherever its configuration allows.
     public var resource: ProtectedResource? {

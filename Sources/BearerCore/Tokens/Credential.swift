@@ -83,6 +83,20 @@ public struct ClientSecret: Credential {
     }
 }
 
+/// A registration access token (RFC 7592 §3), which manages a dynamically registered client at
+/// its server's `registration_client_uri`; kept with the client, never sent anywhere else.
+public struct RegistrationAccessToken: Credential {
+    /// The token.
+    public let value: String
+
+    /// Wraps a token.
+    ///
+    /// - Parameter value: The token.
+    public init(_ value: String) {
+        self.value = value
+    }
+}
+
 /// An authorization code (RFC 6749 §4.1.2), exchanged once for tokens.
 public struct AuthorizationCode: Credential {
     /// The code.

@@ -18,6 +18,23 @@ struct AllowedHostsTests {
         #expect(!output.stderr.contains("cli-access-token"))
     }
 
+    @Test("A resource's profile sends its token to the resource on its own host, and not to the issuer's")
+    func resourceProfile() async throws {
+        let fixture = CommandFixture(replies: [.json(200, #"{"ok":true}"#)])
+        defer { fixture.removeAll() }
+        var state = try CommandFixture.session()
+        state.resource = try ProtectedResource(try #require(URL(string: "https://mcp.example.net/mcp")))
+        try await fixture.store.save(state, key: "default")
+        let (status, output) = await fixture.run(["curl", "https://mcp.example.net/mcp/tools"])
+        #expect(status == 0, "\(output.stderr)")
+        #expect(await fixture.transport.requests.first?.headerFields["Authorization"] != nil)
+
+        let (refused, refusal) = await fixture.run(["curl", "https://auth.example.com/api/me"])
+        #expect(refused == 1)
+        #expect(refusal.stderr.contains("mcp.example.net"), "\(refusal.stderr)")
+        #expect(await fixture.transport.requests.count == 1, "nothing was sent to the issuer's host")
+    }
+
     @Test("curl to the issuer's host gets the token")
     func issuerHostIsAllowed() async throws {
         let fixture = CommandFixture(replies: [.json(200, #"{"ok":true}"#)])

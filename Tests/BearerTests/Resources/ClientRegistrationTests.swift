@@ -86,6 +86,21 @@ struct ClientRegistrationTests {
         #expect(client.secretExpiresAt == Date(timeIntervalSince1970: 1_800_003_600))
     }
 
+    @Test("RFC 7592's registration access token and URI are kept with the client, and saved with it")
+    func managementCredentialsKept() async throws {
+        let (client, _) = try await register([
+            ResourceWorld.registered(
+                extra: #","registration_access_token":"rat-1","#
+                    + #""registration_client_uri":"https://auth.example.com/register/dyn-1""#)
+        ])
+        #expect(client.registrationAccessToken?.value == "rat-1")
+        #expect(client.registrationClientURI?.absoluteString == "https://auth.example.com/register/dyn-1")
+        let saved = try JSONDecoder().decode(Client.self, from: try JSONEncoder().encode(client))
+        #expect(saved == client)
+        let (plain, _) = try await register([ResourceWorld.registered()])
+        #expect(plain.registrationAccessToken == nil && plain.registrationClientURI == nil)
+    }
+
     @Test("An answer without a usable client_id is registrationFailed")
     func noClientID() async {
         for answer in [

@@ -76,7 +76,9 @@ struct ProtectedResourceTests {
             "https://mcp.example.com/mcpx", "https://mcp.example.com/mcpx/tools", "https://mcp.example.com/admin",
             "https://mcp.example.com/", "https://mcp.example.com:8443/mcp", "https://other.example.com/mcp",
             "https://evil.mcp.example.com/mcp", "http://mcp.example.com/mcp", "https://mcp.example.com/MCP",
-            "https://mcp.example.com/mcp#tools",
+            "https://mcp.example.com/mcp#tools", "https://mcp.example.com/mcp/../admin",
+            "https://mcp.example.com/mcp/%2e%2e/admin", "https://mcp.example.com/mcp/%2E%2e/admin",
+            "https://mcp.example.com/mcp/./tools", "https://mcp.example.com/mcp/.%2e/admin",
         ] {
             #expect(!mcp.covers(Fixtures.url(outside)), "\(outside)")
         }

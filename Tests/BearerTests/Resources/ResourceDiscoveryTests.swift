@@ -95,7 +95,8 @@ struct ResourceDiscoveryTests {
             #"{"authorization_servers":["https://as.example.com"]}"#,
         ]
         for document in documents {
-            let error = await discoveryError([.json(200, document)])
+            // Both well-known URLs answer with it: the root is tried after the path-inserted one.
+            let error = await discoveryError([.json(200, document), .json(200, document)])
             #expect(error?.kind == .invalidDiscoveryDocument, "\(document)")
         }
     }
@@ -130,8 +131,34 @@ struct ResourceDiscoveryTests {
         let oversized = RecordingTransport.Reply.json(200, padding + ResourceWorld.resourceDocument())
         #expect(await discoveryError([oversized])?.kind == .invalidResponse)
         for body in ["[]", #""https://as.example.com""#, "not json", ""] {
-            let error = await discoveryError([.json(200, body)])
+            let error = await discoveryError([.json(200, body), .json(200, body)])
             #expect(error?.kind == .invalidDiscoveryDocument, "\(body)")
+        }
+    }
+
+    @Test("A page that is no metadata document is passed over for the root; another resource's never is")
+    func passesOverNonDocuments() async throws {
+        let (metadata, urls) = try await discover([
+            .response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html></html>".utf8)),
+            .json(200, ResourceWorld.resourceDocument()),
+        ])
+        #expect(urls == [Self.pathInserted, Self.root])
+        #expect(try metadata.resource == Self.mcp())
+
+        let other = ResourceWorld.resourceDocument(resource: "https://mcp.example.com/other")
+        let error = await discoveryError([.json(200, other), .json(200, ResourceWorld.resourceDocument())])
+        #expect(error?.kind == .resourceMismatch, "a document about another resource stops discovery")
+    }
+
+    @Test("A challenge's plain-http or relative resource_metadata is not fetched; the well-known URLs are")
+    func unusableChallengeURL() async throws {
+        for challenge in [
+            #"Bearer resource_metadata="http://meta.example.com/prm""#, #"Bearer resource_metadata="/prm""#,
+        ] {
+            let (metadata, urls) = try await discover(
+                [.json(200, ResourceWorld.resourceDocument())], challenge: challenge)
+            #expect(urls == [Self.pathInserted], "\(challenge)")
+            #expect(try metadata.resource == Self.mcp())
         }
     }
 

@@ -60,6 +60,13 @@ struct RedactionTests {
         expectNoSecret(refresh, in: RefreshToken(refresh))
         expectNoSecret(secret, in: ClientSecret(secret))
         expectNoSecret(secret, in: client)
+        let management = TestTokens.random("registration")
+        let registered = Client(
+            id: "c", secret: ClientSecret(secret), registrationAccessToken: RegistrationAccessToken(management),
+            registrationClientURI: Fixtures.url("https://as.example.com/register/c"))
+        expectNoSecret(management, in: RegistrationAccessToken(management))
+        expectNoSecret(management, in: registered)
+        expectNoSecret(secret, in: registered)
         expectNoSecret(code, in: AuthorizationCode(code))
         expectNoSecret(code, in: authorizationResponse)
         expectNoSecret(idTokenValue, in: idToken)

@@ -35,7 +35,8 @@ final class MCPAuthorization: Sendable {
 
     /// Starts the harness with `arguments` (`--cimd`, `--access-token-seconds N`).
     init(arguments: [String] = []) async throws {
-        script = try ServerScript("mcp_authorization.py", python: try #require(Self.python), arguments: arguments)
+        let python: URL = try #require(Self.python)
+        script = try ServerScript("mcp_authorization.py", python: python, arguments: arguments)
         let (data, _) = try await TestServer.transport.send(
             URLRequest(url: script.base.appendingPathComponent("_harness")))
         let fields = try JSONDecoder().decode([String: String].self, from: data)
