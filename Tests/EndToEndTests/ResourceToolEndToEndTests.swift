@@ -9,14 +9,17 @@ import Testing
 #endif
 
 /// `bearer login RESOURCE-URL` as a user runs it, against PyPI `mcp`'s authorization server with
-/// two-second access tokens, then `curl` and `token` from other processes.
+/// four-second access tokens, under another host name (`localhost`) than the resource
+/// (`127.0.0.1`), then `curl` and `token` from other processes.
 @Suite(
     "End to end: bearer login with a resource URL",
     .enabled(if: MCPAuthorization.isConfigured, MCPAuthorization.skipReason))
 struct ResourceToolEndToEndTests {
     @Test("login with only the resource's URL; other processes curl it, and two of them share one refresh")
     func loginThenOtherProcesses() async throws {
-        let server = try await MCPAuthorization(arguments: ["--access-token-seconds", "4"])
+        let server = try await MCPAuthorization(arguments: [
+            "--access-token-seconds", "4", "--issuer-host", "localhost",
+        ])
         let tool = BearerTool()
         defer { tool.cleanUp() }
         let login = try await tool.run([

@@ -5,7 +5,9 @@ of Bearer's MCP authorization: discovery from a 401, dynamic client registration
 Metadata Documents, RFC 8707 resource indicators, step-up, refresh and revocation.
 
 One process, four servers on free ports of 127.0.0.1. Prints the authorization server's base URL
-(http://127.0.0.1:PORT, which is also its issuer) as its first line on stdout and serves until
+(http://127.0.0.1:PORT, which is also its issuer; http://localhost:PORT with --issuer-host
+localhost, so that the server and the resources have different host names) as its first line on
+stdout and serves until
 killed.
 
 Authorization server (AS), http://127.0.0.1:PORT, from `create_auth_routes`:
@@ -452,6 +454,9 @@ def main():
     parser.add_argument("--cimd", action="store_true", help="accept Client ID Metadata Documents as client_ids")
     parser.add_argument("--access-token-seconds", type=int, default=3600, metavar="N",
                         help="access token lifetime in seconds (default 3600)")
+    parser.add_argument("--issuer-host", choices=["127.0.0.1", "localhost"], default="127.0.0.1",
+                        help="the host the authorization server's issuer names (localhost puts it on another "
+                             "host name than the resources)")
     arguments = parser.parse_args()
     if arguments.access_token_seconds < 1:
         parser.error("--access-token-seconds must be at least 1")
@@ -460,6 +465,7 @@ def main():
         listening_socket() for _ in range(4)
     )
     resource, other_resource = rs1 + "/mcp", rs2 + "/mcp"
+    issuer = issuer.replace("127.0.0.1", arguments.issuer_host, 1)
     harness = Harness(
         {"issuer": issuer, "resource": resource, "other_resource": other_resource, "documents": documents_url}
     )
