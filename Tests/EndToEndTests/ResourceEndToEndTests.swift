@@ -2,7 +2,7 @@ import Bearer
 import Foundation
 import Testing
 
-@_spi(Bridge) @testable import BearerCore
+@testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -79,7 +79,8 @@ struct ResourceEndToEndTests {
         #expect(refresh.resource == server.resource.absoluteString, "the refresh names the resource")
         #expect(try await session.data(for: TransportRequest(url: try server.resource("/whoami"))).status == 200)
         #expect(
-            try await store.load(key: try #require(await AuthSession.savedKey(of: server.resource, in: store)))
+            try await AuthSession.restore(resource: server.resource, from: store, transport: TestServer.transport)?
+                .state
                 == refreshed)
     }
 
@@ -105,7 +106,8 @@ struct ResourceEndToEndTests {
         #expect(log.filter { $0.path == "/register" }.count == 1, "the step-up used the same client")
         #expect(log.filter { $0.path == "/token" }.allSatisfy { $0.resource == server.resource.absoluteString })
         #expect(
-            try await store.load(key: try #require(await AuthSession.savedKey(of: server.resource, in: store)))
+            try await AuthSession.restore(resource: server.resource, from: store, transport: TestServer.transport)?
+                .state
                 == state)
     }
 

@@ -55,15 +55,8 @@ extension AuthSession {
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession? {
-        let key: String?
-        do {
-            key = try await savedKey(of: resource, in: store)
-        } catch {
-            throw (configuration ?? Configuration()).rewriteError(error)
-        }
-        guard let key else { return nil }
-        return try await restore(
-            key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
-            defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store))
+        try await restore(
+            resource: resource, from: store, transport: URLSessionTransport.shared, clock: clock,
+            configuration: configuration, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store))
     }
 }

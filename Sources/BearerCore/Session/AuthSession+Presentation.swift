@@ -56,9 +56,11 @@ extension AuthSession {
             allowedHosts: configuration.allowedHosts,
             allowingInsecureLoopback: machine.state.server.allowsInsecureLoopback
         )
+        let checked = machine.state.resource
         try Self.checkResource(of: machine.state, covers: url)
         let state = try await freshState(need)
-        try Self.checkResource(of: state, covers: url)
+        // The stored copy a refresh read may be another sign-in's, for another resource.
+        if state.resource != checked { try Self.checkResource(of: state, covers: url) }
         guard let token = state.accessToken else {
             throw BearerError.invalidResponse("The session has no access token after a refresh.")
         }

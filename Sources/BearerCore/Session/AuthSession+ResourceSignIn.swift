@@ -144,34 +144,59 @@ extension AuthSession {
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession? {
-        let rewrite = (configuration ?? Configuration()).rewriteError
-        let key: String?
-        do {
-            key = try await savedKey(of: resource, in: store)
-        } catch {
-            throw rewrite(error)
-        }
-        guard let key else { return nil }
-        return try await restore(
-            key: key, from: store, transport: transport, clock: clock, configuration: configuration)
+        try await restore(
+            resource: resource, from: store, transport: transport, clock: clock, configuration: configuration,
+            defaultDPoPKeys: nil)
     }
 
-    /// The key of `resource`'s saved session, if there is one: the one that can authorize, else
-    /// any of that resource, else one that cannot be read (restoring it then reports why).
-    @_spi(Bridge) public static func savedKey(of resource: URL, in store: any SessionStore) async throws -> String? {
+    /// Restores the session of `resource`, with `defaultDPoPKeys` as the DPoP key source when the
+    /// configuration has none. Each of the resource's saved sessions is read once.
+    @_spi(Bridge) public static func restore(
+        resource: URL,
+        from store: any SessionStore,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration?,
+        defaultDPoPKeys: (any DPoPKeySource)?
+    ) async throws -> AuthSession? {
+        let saved: (key: String, state: AuthState)?
+        do {
+            saved = try await savedSession(of: resource, in: store)
+        } catch {
+            throw (configuration ?? Configuration()).rewriteError(error)
+        }
+        guard let saved else { return nil }
+        return restoring(
+            saved.state, key: saved.key, from: store, transport: transport, clock: clock,
+            configuration: configuration, defaultDPoPKeys: defaultDPoPKeys)
+    }
+
+    /// `resource`'s saved session and its key: the one that can authorize, else any of that
+    /// resource.
+    ///
+    /// - Throws: The store's error for a session of the resource that cannot be read, when no
+    ///   other can be (it is left in place).
+    private static func savedSession(of resource: URL, in store: any SessionStore) async throws
+        -> (key: String, state: AuthState)?
+    {
         let resource = try ProtectedResource(resource, allowingInsecureLoopback: true)
-        var usable: String?
-        var unreadable: String?
+        var usable: (key: String, state: AuthState)?
+        var problem: (any Error)?
         for key in try await store.keys() where ResourceSessionKeys.isSession(key, of: resource) {
-            guard let state = try? await store.load(key: key) else {
-                unreadable = unreadable ?? key
+            let stored: AuthState?
+            do {
+                stored = try await store.load(key: key)
+            } catch {
+                problem = problem ?? error
                 continue
             }
-            guard state.resource == resource else { continue }
-            if state.canAuthorize { return key }
-            usable = usable ?? key
+            guard let stored, stored.resource == resource else { continue }
+            if stored.canAuthorize { return (key, stored) }
+            usable = usable ?? (key, stored)
         }
-        return usable ?? unreadable
+        if let usable { return usable }
+        if let problem { throw problem }
+        return nil
     }
 
     /// Revokes and removes the sessions of `resource` other than `key`'s: those from a server the

@@ -136,7 +136,22 @@ public actor AuthSession {
             throw (configuration ?? Configuration()).rewriteError(error)
         }
         guard let stored else { return nil }
-        return AuthSession(
+        return restoring(
+            stored, key: key, from: store, transport: transport, clock: clock, configuration: configuration,
+            defaultDPoPKeys: defaultDPoPKeys)
+    }
+
+    /// The session of `stored`, read from `store` under `key`.
+    static func restoring(
+        _ stored: AuthState,
+        key: String,
+        from store: any SessionStore,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration?,
+        defaultDPoPKeys: (any DPoPKeySource)?
+    ) -> AuthSession {
+        AuthSession(
             machine: StateMachine(stored: stored),
             store: store,
             key: key,
