@@ -96,49 +96,69 @@ extension FullTool {
     /// The first of `paths` that someone else than `user` or the system (root) may have put there
     /// or may change, with why, or `nil`: what `bearer` checks before it runs a `bearer-full` it
     /// found (the file, and the folders that hold it), so that no one else's program runs as the
-    /// user, even from a build folder others can write to. A folder writable by the user's own
-    /// group (a user-private group, as a umask of 002 gives) is the user's.
+    /// user, even from a build folder others can write to. A folder writable by the user's private
+    /// group (as a umask of 002 gives, with a group per user) is the user's.
     ///
     /// - Parameters:
     ///   - paths: The executable, then the folders that hold it.
     ///   - ownership: Reads a path's owner and mode without following a symbolic link.
     ///   - user: The effective user ID.
-    ///   - group: The effective group ID.
+    ///   - isPrivateGroup: Whether a group ID is the user's private group (see
+    ///     ``isPrivateGroup(_:of:)``); asked only about the group of a group-writable path.
     package static func untrustedExecutablePath(
         _ paths: [String],
         ownership: (String) -> FileOwnership?,
         user: UInt32,
-        group: UInt32
+        isPrivateGroup: (UInt32) -> Bool
     ) -> String? {
         for path in paths {
             guard let file = ownership(path) else { return "\(path) cannot be inspected" }
             if file.owner != user && file.owner != 0 { return "\(path) belongs to another user" }
-            if file.mode & 0o002 != 0 || (file.mode & 0o020 != 0 && file.group != group) {
-                return "\(path) can be changed by other users"
-            }
+            if let writers = otherWriters(of: file, isPrivateGroup: isPrivateGroup) { return "\(path) \(writers)" }
         }
         return nil
     }
 
     /// The first path of `build` that makes it someone else's to change, with why, or `nil` when
-    /// the manifest and every folder down to the executable's belong to `user` alone.
+    /// the manifest and every folder down to the executable's belong to `user`, writable by no one
+    /// else but the user's private group.
     ///
     /// - Parameters:
     ///   - build: The package build.
     ///   - ownership: Reads a path's owner and mode without following a symbolic link.
     ///   - user: The effective user ID.
+    ///   - isPrivateGroup: Whether a group ID is the user's private group; asked only about the
+    ///     group of a group-writable path.
     package static func untrustedPath(
         of build: PackageBuild,
         ownership: (String) -> FileOwnership?,
-        user: UInt32
+        user: UInt32,
+        isPrivateGroup: (UInt32) -> Bool
     ) -> String? {
         for path in build.guardedPaths {
             guard let file = ownership(path) else { return "\(path) cannot be inspected" }
             if file.isSymbolicLink { return "\(path) is a symbolic link" }
             if file.owner != user { return "\(path) belongs to another user" }
-            if file.mode & 0o022 != 0 { return "\(path) can be changed by other users" }
+            if let writers = otherWriters(of: file, isPrivateGroup: isPrivateGroup) { return "\(path) \(writers)" }
         }
         return nil
+    }
+
+    /// Who else than the owner may change `file`, said as the end of a sentence, or `nil` when no
+    /// one may: a file writable by its group is the owner's alone when that group is the owner's
+    /// private group.
+    private static func otherWriters(of file: FileOwnership, isPrivateGroup: (UInt32) -> Bool) -> String? {
+        if file.mode & 0o002 != 0 { return "can be changed by every user (mode \(octal(file.mode)))" }
+        if file.mode & 0o020 != 0 && !isPrivateGroup(file.group) {
+            return "can be changed by the members of its group \(file.group) (mode \(octal(file.mode))), which is "
+                + "not your private group (a group named after you with no other members)"
+        }
+        return nil
+    }
+
+    private static func octal(_ mode: UInt32) -> String {
+        let digits = String(mode & 0o7777, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// Builds the whole tool in `build`, its output on stderr so that stdout stays the command's.

@@ -46,7 +46,10 @@ package enum FullTool {
         let paths = candidates(besides: executable)
         var found = paths.first { access($0, X_OK) == 0 }
         if found == nil, let checkout = packageBuild(inFolder: folder(of: executable), manifest: readManifest) {
-            if let untrusted = untrustedPath(of: checkout, ownership: readOwnership, user: UInt32(geteuid())) {
+            let user = UInt32(geteuid())
+            if let untrusted = untrustedPath(
+                of: checkout, ownership: readOwnership, user: user, isPrivateGroup: { isPrivateGroup($0, of: user) })
+            {
                 console.say(
                     "bearer: \(name), which runs every command but a fresh `token` and `status`, is missing, and "
                         + "bearer builds it only in a checkout that is yours alone: \(untrusted.printable). If this "
@@ -60,8 +63,9 @@ package enum FullTool {
             // prefix, or `libexec/bearer` and `libexec`, or a build folder and its triple).
             let folder = Self.folder(of: path)
             let guarded = [path, folder, Self.folder(of: folder)]
+            let user = UInt32(geteuid())
             if let untrusted = untrustedExecutablePath(
-                guarded, ownership: readOwnership, user: UInt32(geteuid()), group: UInt32(getegid()))
+                guarded, ownership: readOwnership, user: user, isPrivateGroup: { isPrivateGroup($0, of: user) })
             {
                 console.say(
                     "bearer: \(name) was found at \(path.printable), but \(untrusted.printable), so bearer does not "

@@ -1,3 +1,4 @@
+import BearerCommandLineCore
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ struct PlantedManifestEndToEndTests {
         defer { layout.remove() }
         let result = try await layout.runBearer()
         #expect(result.status == 1)
-        #expect(result.stderr.contains("can be changed by other users"), "\(result.stderr)")
+        #expect(result.stderr.contains("can be changed by every user (mode 0777)"), "\(result.stderr)")
         #expect(result.stderr.contains("swift build --package-path"))
         #expect(!FileManager.default.fileExists(atPath: layout.swiftRan.path), "swift ran on a planted manifest")
     }
@@ -67,6 +68,40 @@ struct PlantedManifestEndToEndTests {
         #expect(result.stderr.contains("building bearer-full"))
     }
 
+    @Test("A checkout writable by the user's private group, as a umask of 002 makes it, is the user's own")
+    func privateGroupCheckoutIsBuilt() async throws {
+        let layout = try Layout(packageMode: 0o775, folderMode: 0o775)
+        defer { layout.remove() }
+        let result = try await layout.runBearer()
+        // Root's group, or a developer's: a private group where the group database says so.
+        if FullTool.isPrivateGroup(UInt32(getegid()), of: UInt32(geteuid())) {
+            #expect(FileManager.default.fileExists(atPath: layout.swiftRan.path), "\(result.stderr)")
+            #expect(result.stderr.contains("building bearer-full"))
+        } else {
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("which is not your private group"), "\(result.stderr)")
+        }
+    }
+
+    @Test(
+        "A checkout writable by a group that is not the user's private group is not built, and the message names it",
+        .enabled(if: geteuid() == 0, "only root can give a folder to a group it is not in")
+    )
+    func sharedGroupCheckoutIsNotBuilt() async throws {
+        let layout = try Layout(packageMode: 0o775, folderMode: 0o775)
+        defer { layout.remove() }
+        // nogroup (65534) is no one's private group.
+        let scratch = layout.package.appendingPathComponent(".build")
+        chown(scratch.path, geteuid(), 65_534)
+        let result = try await layout.runBearer()
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "\(scratch.path) can be changed by the members of its group 65534 (mode 0775), which is not your "
+                    + "private group"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: layout.swiftRan.path), "swift ran in a shared group's folder")
+    }
+
     /// A package folder with a manifest that declares `bearer-full`, the built `bearer` in its
     /// build folder, and a fake `swift`.
     struct Layout {
@@ -76,7 +111,7 @@ struct PlantedManifestEndToEndTests {
         let swiftRan: URL
         let fakeBin: URL
 
-        init(packageMode: mode_t) throws {
+        init(packageMode: mode_t, folderMode: mode_t = 0o755) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-planted-\(UUID().uuidString)")
             package = root.appendingPathComponent("package")
             let build = package.appendingPathComponent(".build/x86_64-unknown-linux-gnu/debug")
@@ -85,7 +120,7 @@ struct PlantedManifestEndToEndTests {
                 .write(to: package.appendingPathComponent("Package.swift"))
             chmod(package.appendingPathComponent("Package.swift").path, 0o644)
             for folder in [".build", ".build/x86_64-unknown-linux-gnu", ".build/x86_64-unknown-linux-gnu/debug"] {
-                chmod(package.appendingPathComponent(folder).path, 0o755)
+                chmod(package.appendingPathComponent(folder).path, folderMode)
             }
             chmod(package.path, packageMode)
             bearer = build.appendingPathComponent("bearer")

@@ -59,6 +59,7 @@ public var EISDIR: Int32 { 21 }
 public var EINVAL: Int32 { 22 }
 public var ENOSPC: Int32 { 28 }
 public var EPIPE: Int32 { 32 }
+public var ERANGE: Int32 { 34 }
 public var EAGAIN: Int32 { 35 }              // Glibc: 11
 public var EWOULDBLOCK: Int32 { EAGAIN }
 public var EINPROGRESS: Int32 { 36 }         // Glibc: 115
@@ -150,6 +151,10 @@ public var SEEK_END: Int32 { 2 }
 @discardableResult public func getuid() -> uid_t { fatalError("stub") }
 @discardableResult public func geteuid() -> uid_t { fatalError("stub") }
 @discardableResult public func getegid() -> gid_t { fatalError("stub") }
+/// Libc include/pwd.h: `int getpwuid_r(uid_t, struct passwd *, char *, size_t, struct passwd **);`
+@discardableResult public func getpwuid_r(_ uid: uid_t, _ entry: UnsafeMutablePointer<passwd>!, _ buffer: UnsafeMutablePointer<CChar>!, _ size: Int, _ result: UnsafeMutablePointer<UnsafeMutablePointer<passwd>?>!) -> Int32 { fatalError("stub") }
+/// Libc include/grp.h: `int getgrgid_r(gid_t, struct group *, char *, size_t, struct group **);`
+@discardableResult public func getgrgid_r(_ gid: gid_t, _ entry: UnsafeMutablePointer<group>!, _ buffer: UnsafeMutablePointer<CChar>!, _ size: Int, _ result: UnsafeMutablePointer<UnsafeMutablePointer<group>?>!) -> Int32 { fatalError("stub") }
 @discardableResult public func usleep(_ microseconds: useconds_t) -> Int32 { fatalError("stub") }
 @available(watchOS, unavailable) @available(tvOS, unavailable)
 @discardableResult public func execv(_ path: UnsafePointer<CChar>!, _ argv: UnsafePointer<UnsafeMutablePointer<CChar>?>!) -> Int32 { fatalError("stub") }

@@ -202,25 +202,36 @@ struct CheckoutBuildTests {
         "A checkout that is the user's alone is built; one that others can change is not",
         arguments: [
             ("private", nil, nil),
-            ("shared folder", "/src/bearer", "can be changed by other users"),
-            ("writable scratch", "/src/bearer/.build", "can be changed by other users"),
+            ("private group", nil, nil),
+            ("shared folder", "/src/bearer", "can be changed by every user (mode 0777)"),
+            (
+                "shared group", "/src/bearer/.build",
+                "can be changed by the members of its group 100 (mode 0775), which is not your private group "
+                    + "(a group named after you with no other members)"
+            ),
             ("other owner", "/src/bearer/Package.swift", "belongs to another user"),
             ("linked manifest", "/src/bearer/Package.swift", "is a symbolic link"),
             ("unreadable", "/src/bearer/.build/x86_64-unknown-linux-gnu", "cannot be inspected"),
         ] as [(String, String?, String?)])
     func trust(name: String, path: String?, reason: String?) {
         let user: UInt32 = 501
+        let privateGroup: UInt32 = 501
         let ownership: (String) -> FullTool.FileOwnership? = { file in
+            if name == "private group" {
+                return FullTool.FileOwnership(owner: user, group: privateGroup, mode: 0o775, isSymbolicLink: false)
+            }
             guard file == path else { return FullTool.FileOwnership(owner: user, mode: 0o755, isSymbolicLink: false) }
             switch name {
             case "shared folder": return FullTool.FileOwnership(owner: user, mode: 0o777, isSymbolicLink: false)
-            case "writable scratch": return FullTool.FileOwnership(owner: user, mode: 0o775, isSymbolicLink: false)
+            case "shared group":
+                return FullTool.FileOwnership(owner: user, group: 100, mode: 0o775, isSymbolicLink: false)
             case "other owner": return FullTool.FileOwnership(owner: 0, mode: 0o644, isSymbolicLink: false)
             case "linked manifest": return FullTool.FileOwnership(owner: user, mode: 0o777, isSymbolicLink: true)
             default: return nil
             }
         }
-        let untrusted = FullTool.untrustedPath(of: debug, ownership: ownership, user: user)
+        let untrusted = FullTool.untrustedPath(
+            of: debug, ownership: ownership, user: user, isPrivateGroup: { $0 == privateGroup })
         if let path, let reason {
             #expect(untrusted == "\(path) \(reason)")
         } else {
@@ -228,10 +239,30 @@ struct CheckoutBuildTests {
         }
     }
 
+    @Test("A group is the user's private group when it is named after the user and has no other member")
+    func privateGroups() {
+        #expect(FullTool.GroupEntry(name: "ada", members: []).isPrivateGroup(of: "ada"))
+        #expect(FullTool.GroupEntry(name: "ada", members: ["ada"]).isPrivateGroup(of: "ada"))
+        #expect(!FullTool.GroupEntry(name: "ada", members: ["ada", "bob"]).isPrivateGroup(of: "ada"))
+        #expect(!FullTool.GroupEntry(name: "staff", members: []).isPrivateGroup(of: "ada"))
+        #expect(!FullTool.GroupEntry(name: "", members: []).isPrivateGroup(of: ""))
+    }
+
+    @Test("The group database is read for the running user: root's group 0 is root's private group only when it is")
+    func privateGroupOfTheRunningUser() throws {
+        let user = UInt32(geteuid())
+        let name = try #require(FullTool.userName(of: user))
+        let group = UInt32(getegid())
+        let entry = try #require(FullTool.groupEntry(of: group))
+        #expect(FullTool.isPrivateGroup(group, of: user) == entry.isPrivateGroup(of: name))
+        #expect(!FullTool.isPrivateGroup(UInt32.max - 1, of: user), "a group the database does not know")
+    }
+
     @Test("A bearer-full is run only from where only the user or root can write")
     func executableTrust() {
         let user: UInt32 = 501
         let group: UInt32 = 20
+        let sharedGroup: UInt32 = 100
         let paths = ["/opt/tools/bin/bearer-full", "/opt/tools/bin", "/opt/tools"]
         func verdict(_ files: [String: FullTool.FileOwnership]) -> String? {
             FullTool.untrustedExecutablePath(
@@ -239,18 +270,19 @@ struct CheckoutBuildTests {
                 ownership: {
                     files[$0] ?? FullTool.FileOwnership(owner: 0, group: 0, mode: 0o755, isSymbolicLink: false)
                 },
-                user: user, group: group)
+                user: user, isPrivateGroup: { $0 == group })
         }
         #expect(verdict([:]) == nil, "root's install")
         #expect(
             verdict(["/opt/tools/bin": .init(owner: user, group: group, mode: 0o775, isSymbolicLink: false)]) == nil,
-            "writable by the user's own group")
+            "writable by the user's private group")
         #expect(
-            verdict(["/opt/tools/bin": .init(owner: user, group: 100, mode: 0o775, isSymbolicLink: false)])
-                == "/opt/tools/bin can be changed by other users")
+            verdict(["/opt/tools/bin": .init(owner: user, group: sharedGroup, mode: 0o775, isSymbolicLink: false)])
+                == "/opt/tools/bin can be changed by the members of its group 100 (mode 0775), which is not your "
+                + "private group (a group named after you with no other members)")
         #expect(
             verdict(["/opt/tools": .init(owner: user, group: group, mode: 0o777, isSymbolicLink: false)])
-                == "/opt/tools can be changed by other users")
+                == "/opt/tools can be changed by every user (mode 0777)")
         #expect(
             verdict(["/opt/tools/bin/bearer-full": .init(owner: 502, group: group, mode: 0o755, isSymbolicLink: false)])
                 == "/opt/tools/bin/bearer-full belongs to another user")

@@ -182,3 +182,28 @@ public struct rlimit {
     public init() { fatalError("stub") }
     public init(rlim_cur: rlim_t, rlim_max: rlim_t) { fatalError("stub") }
 }
+
+/// Libc include/pwd.h: `struct passwd`, with `pw_change`, `pw_class` and `pw_expire` (Glibc has
+/// none of them); no nullability annotations, so its pointers are implicitly unwrapped.
+public struct passwd {
+    public var pw_name: UnsafeMutablePointer<CChar>!
+    public var pw_passwd: UnsafeMutablePointer<CChar>!
+    public var pw_uid: uid_t
+    public var pw_gid: gid_t
+    public var pw_change: time_t
+    public var pw_class: UnsafeMutablePointer<CChar>!
+    public var pw_gecos: UnsafeMutablePointer<CChar>!
+    public var pw_dir: UnsafeMutablePointer<CChar>!
+    public var pw_shell: UnsafeMutablePointer<CChar>!
+    public var pw_expire: time_t
+    public init() { fatalError("stub") }
+}
+
+/// Libc include/grp.h: `struct group`; `gr_mem` is a null-terminated `char **`.
+public struct group {
+    public var gr_name: UnsafeMutablePointer<CChar>!
+    public var gr_passwd: UnsafeMutablePointer<CChar>!
+    public var gr_gid: gid_t
+    public var gr_mem: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>!
+    public init() { fatalError("stub") }
+}
