@@ -97,6 +97,40 @@ struct FaultInjectionEndToEndTests {
         #expect(try await tool.run(["token"]).status == 0)
     }
 
+    @Test("A lock file removed while a slow refresh is out: a second bearer token waits, one refresh, grant kept")
+    func lockFileRemovedDuringRefresh() async throws {
+        let server = try FaultServer()
+        let tool = BearerTool()
+        defer {
+            tool.cleanUp()
+            server.stop()
+        }
+        try await tool.store.save(try await server.expiredSession(), key: "default")
+        try await server.inject("hold")
+        let first = try tool.start(["token"])
+        let patience = ContinuousClock.now + .seconds(20)
+        while try await server.stats().held == 0, ContinuousClock.now < patience {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try await server.stats().held == 1, "the first refresh is out, held by the server")
+        let lockFile = tool.configDirectory.appendingPathComponent(".default.lock")
+        try FileManager.default.removeItem(at: lockFile)
+        let second = try tool.start(["token"])
+        while !FileManager.default.fileExists(atPath: lockFile.path), ContinuousClock.now < patience {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(FileManager.default.fileExists(atPath: lockFile.path), "the second process made a new lock file")
+        try await Task.sleep(for: .seconds(2))
+        #expect(try await server.stats().tokenRequests == 1, "the second process sent nothing while the first waited")
+        try await server.release()
+        let (a, b) = (await first.finish(), await second.finish())
+        #expect(a.status == 0, "\(a.stderr)")
+        #expect(b.status == 0, "\(b.stderr)")
+        #expect(!a.stdout.isEmpty && a.stdout == b.stdout, "both print the one refreshed token")
+        #expect(try await server.stats().tokenRequests == 1, "the refresh token was sent once")
+        #expect(try await server.isValid(try await tool.store.load(key: "default")?.refreshToken))
+    }
+
     @Test("SIGKILL at random moments during migrate leaves the profile absent or complete, and the legacy file intact")
     func killDuringMigration() async throws {
         let tool = BearerTool()

@@ -14,6 +14,10 @@
 ///   processes never refresh the same session at once. A lock file removed or replaced while
 ///   it was being taken (a cleaner, a sync tool) is detected by its device and inode, and the
 ///   lock taken again on the file the path names.
+/// - The holder also locks the session file itself, and each save locks its new file before
+///   renaming it into place. A lock file removed while a refresh is out therefore lets nobody
+///   in: a process that arrives meanwhile takes a new lock file, then waits on the session file
+///   until the refresh is saved, and reads the saved session.
 /// - Before a refresh is sent under the lock, the disk space of the next save is allocated
 ///   (``reservedSpace`` bytes, or twice the current file if larger), and the save writes into it.
 ///   A refresh that rotates the refresh token therefore cannot be lost to a full disk after it
@@ -184,9 +188,17 @@ public struct FileSessionStore: SessionStore {
         let (timeout, folder) = (lockTimeout, directoryPath)
         return try await locks.withLock(key) {
             let lock = try await POSIXFile.lockExclusively(at: lockPath, in: folder, timeout: timeout)
-            let access = Access(path: path, folder: folder, lock: lock)
+            let sessionLock: SessionFileLock
+            do {
+                sessionLock = try await SessionFileLock.take(at: path, timeout: timeout)
+            } catch {
+                lock.unlock()
+                throw error
+            }
+            let access = Access(path: path, folder: folder, lock: lock, sessionLock: sessionLock)
             defer {
                 access.releaseReservedSpace()
+                sessionLock.release()
                 lock.unlock()
             }
             return try await body(access)

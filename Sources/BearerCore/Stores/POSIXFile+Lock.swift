@@ -66,27 +66,70 @@ extension POSIXFile {
             close(descriptor)
             throw error
         }
-        var pause = Duration.milliseconds(1)
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
+        do {
+            try await waitForLock(on: descriptor, path, until: deadline, clock: clock, holder: "the lock")
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        return (FileLock(descriptor: descriptor, path: path), status)
+    }
+
+    /// Takes an exclusive `flock` on the session file at `path` itself, on the file the path names
+    /// once it is held, waiting until `deadline`; `nil` when there is no regular file there.
+    ///
+    /// The lock file can be removed while a refresh is out (a cleaner, a sync tool), and another
+    /// process then takes a new one; the session file cannot be removed without removing the
+    /// session. So a lock holder also locks the session file, and every save locks the new file
+    /// before renaming it into place (``writeAtomically(_:to:directory:into:keepingLock:)``): a
+    /// process that arrives while a refresh is out waits for it, whatever became of the lock file.
+    ///
+    /// - Returns: The locked descriptor, or `nil` when the path names no regular file (then
+    ///   reading it reports why).
+    static func lockSessionFile(at path: String, until deadline: ContinuousClock.Instant) async throws -> Int32? {
+        let clock = ContinuousClock()
+        while true {
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard descriptor >= 0 else { return nil }
+            var locked = stat()
+            guard fstat(descriptor, &locked) == 0, locked.st_mode & S_IFMT == S_IFREG else {
                 close(descriptor)
-                throw failure("lock", path)
-            }
-            guard clock.now < deadline else {
-                close(descriptor)
-                throw BearerError.storageFailure(
-                    "Another process has held the lock \(path) for too long; try again, or stop that process."
-                )
+                return nil
             }
             do {
-                try await Task.sleep(for: pause)
+                try await waitForLock(on: descriptor, path, until: deadline, clock: clock, holder: "the session file")
             } catch {
                 close(descriptor)
                 throw error
             }
+            var named = stat()
+            if lstat(path, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino {
+                return descriptor
+            }
+            // A save renamed another file into place, or the session was removed, while this waited.
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
+    }
+
+    /// Polls an exclusive `flock` on `descriptor` without blocking a thread, until `deadline`.
+    private static func waitForLock(
+        on descriptor: Int32,
+        _ path: String,
+        until deadline: ContinuousClock.Instant,
+        clock: ContinuousClock,
+        holder: String
+    ) async throws {
+        var pause = Duration.milliseconds(1)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw failure("lock", path) }
+            guard clock.now < deadline else {
+                throw BearerError.storageFailure(
+                    "Another process has held \(holder) \(path) for too long; try again, or stop that process.")
+            }
+            try await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(20))
         }
-        return (FileLock(descriptor: descriptor, path: path), status)
     }
 }
 

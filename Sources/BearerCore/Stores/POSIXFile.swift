@@ -116,12 +116,20 @@ enum POSIXFile {
     /// Writes `data` to a new temporary file of mode 0600, flushes it, renames it to `path` and
     /// flushes the folder. With `reservation`, the data goes into that file, whose space is
     /// already allocated, so the write cannot fail for lack of space when the data fits.
+    ///
+    /// - Parameter keepingLock: Whether to take an exclusive `flock` on the new file before it is
+    ///   renamed into place and return its open descriptor, so that a lock holder keeps the file
+    ///   locked from the moment the path names it (``SessionFileLock``).
+    /// - Returns: With `keepingLock`, the new file's locked descriptor (`nil` when the lock could
+    ///   not be taken); else `nil`.
+    @discardableResult
     static func writeAtomically(
         _ data: Data,
         to path: String,
         directory: String,
-        into reservation: ReservedFile? = nil
-    ) throws {
+        into reservation: ReservedFile? = nil,
+        keepingLock: Bool = false
+    ) throws -> Int32? {
         let temporary: String
         let descriptor: Int32
         if let reservation {
@@ -132,11 +140,12 @@ enum POSIXFile {
             guard descriptor >= 0 else { throw failure("create", temporary) }
         }
         var written = false
+        var kept: Int32?
         defer {
             if !written { unlink(temporary) }
+            if kept == nil { close(descriptor) }
         }
         do {
-            defer { close(descriptor) }
             guard fchmod(descriptor, 0o600) == 0 else { throw failure("set the mode of", temporary) }
             guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw failure("rewind", temporary) }
             try data.withUnsafeBytes { bytes in
@@ -154,9 +163,13 @@ enum POSIXFile {
             guard ftruncate(descriptor, off_t(data.count)) == 0 else { throw failure("truncate", temporary) }
             guard fsync(descriptor) == 0 else { throw failure("flush", temporary) }
         }
+        // A fresh file nobody else has opened: the lock is free, unless the system has no locks.
+        let locked = keepingLock && flock(descriptor, LOCK_EX | LOCK_NB) == 0
         guard rename(temporary, path) == 0 else { throw failure("replace", path) }
         written = true
         try syncDirectory(directory)
+        if locked { kept = descriptor }
+        return kept
     }
 
     /// A new temporary file name beside `path`, after removing ones that killed writers left.

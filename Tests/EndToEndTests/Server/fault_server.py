@@ -7,9 +7,11 @@
                              but before it saved can still refresh with the token it has.
     POST /control/issue      a valid access/refresh token pair (JSON)
     POST /control/fault      ?mode=MODE  the fault to inject into every following token request
+    POST /control/release    lets the token requests that mode hold waits on go on
     GET  /control/valid      ?token=REFRESH_TOKEN  {"valid": true|false}
     GET  /resource           200 for a current access token, else 401 invalid_token
-    GET  /control/stats      {"token_requests": n, "last_answer_sent_at": t}: t is when the last byte of
+    GET  /control/stats      {"token_requests": n, "held": h, "last_answer_sent_at": t}: h is how many
+                             token requests mode hold keeps waiting now; t is when the last byte of
                              the latest 200 refresh answer was handed to the socket, in seconds of
                              CLOCK_MONOTONIC (which every process on the machine shares), for the
                              benchmark of the window between an answer and its save
@@ -17,7 +19,8 @@
 Modes: ok, http500, http503 (Retry-After: 2), timeout (no answer for 60 s), reset (connection
 reset), html200, truncated, error200, invalid_grant, invalid_client, slow_down, huge (a 64 MiB
 body), huge-unsized (64 MiB without Content-Length, until the connection closes), trickle (one
-byte a second of a 200-byte body), delay (answers correctly after 0.4 s).
+byte a second of a 200-byte body), delay (answers correctly after 0.4 s), hold (answers correctly
+once POST /control/release is called, or after 30 s: a refresh kept out while a test acts).
 
 With --any-token (the benchmarks, scripts/bench), every refresh grant gets a fresh pair and /resource
 accepts any Bearer or DPoP token (a DPoP proof is not checked), as the benchmarks' sessions carry tokens this server never issued.
@@ -40,6 +43,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 lock = threading.Lock()
 mode = "ok"
 requests_seen = 0
+held = 0
+released = threading.Event()
 last_answer_sent_at = None  # time.monotonic() after the last byte of the latest 200 refresh answer
 refresh_tokens = {}  # token -> {"successor": token or None, "retired": bool}
 access_tokens = {}  # token -> refresh token it came with
@@ -110,7 +115,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, {"valid": is_valid(self.query().get("token", ""))})
         elif path == "/control/stats":
             with lock:
-                self.send(200, {"token_requests": requests_seen, "last_answer_sent_at": last_answer_sent_at})
+                self.send(200, {"token_requests": requests_seen, "held": held,
+                                "last_answer_sent_at": last_answer_sent_at})
         elif path == "/resource":
             scheme, _, token = self.headers.get("Authorization", "").partition(" ")
             if accept_any_token and token and scheme.lower() in ("bearer", "dpop"):
@@ -128,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send(404, {"error": "not_found"})
 
     def do_POST(self):
-        global mode, requests_seen, last_answer_sent_at
+        global mode, requests_seen, held, last_answer_sent_at
         length = int(self.headers.get("Content-Length", "0"))
         body = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
         path = urllib.parse.urlparse(self.path).path
@@ -140,7 +146,12 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/control/fault":
             with lock:
                 mode = self.query().get("mode", "ok")
+                released.clear()
             self.send(200, {"mode": mode})
+            return
+        if path == "/control/release":
+            released.set()
+            self.send(200, {"released": True})
             return
         if path != "/token":
             self.send(404, {"error": "not_found"})
@@ -189,6 +200,12 @@ class Handler(BaseHTTPRequestHandler):
         else:
             if current == "delay":
                 time.sleep(0.4)
+            elif current == "hold":
+                with lock:
+                    held += 1
+                released.wait(30)
+                with lock:
+                    held -= 1
             refresh = body.get("refresh_token", "")
             with lock:
                 if body.get("grant_type") != "refresh_token" or not (accept_any_token or is_valid(refresh)):

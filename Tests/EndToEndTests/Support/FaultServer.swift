@@ -34,6 +34,20 @@ final class FaultServer: Sendable {
         _ = try await call("POST", "/control/fault?mode=\(mode)")
     }
 
+    /// How many token requests the server has had, and how many mode `hold` keeps waiting now.
+    func stats() async throws -> (tokenRequests: Int, held: Int) {
+        let answer = try await call("GET", "/control/stats")
+        return (
+            try #require(answer["token_requests"]?.numberValue.map { Int($0) }),
+            try #require(answer["held"]?.numberValue.map { Int($0) })
+        )
+    }
+
+    /// Lets the token requests that mode `hold` keeps waiting go on.
+    func release() async throws {
+        _ = try await call("POST", "/control/release")
+    }
+
     func isValid(_ refreshToken: RefreshToken?) async throws -> Bool {
         guard let refreshToken else { return false }
         let answer = try await call("GET", "/control/valid?token=\(FormEncoding.encode(refreshToken.value))")
