@@ -11,7 +11,9 @@ let package = Package(
     name: "Bearer",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
-        .library(name: "Bearer", targets: ["Bearer"]),
+        // BearerCore, which Bearer re-exports, is listed so that its API is the product's and
+        // is compared with the last release (scripts/check-api).
+        .library(name: "Bearer", targets: ["Bearer", "BearerCore"]),
         .library(name: "BearerMigration", targets: ["BearerMigration"]),
         // Fakes for an app's own unit tests: a recording transport, a test clock, a fake Authorizer.
         .library(name: "BearerTesting", targets: ["BearerTesting"]),

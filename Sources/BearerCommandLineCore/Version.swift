@@ -2,7 +2,7 @@
 /// version (a test checks that they agree).
 package enum Version {
     /// The version, in semantic-versioning form.
-    package static let current = "0.1.0"
+    package static let current = "0.2.0"
 
     /// What `bearer --version` prints.
     package static var line: String { "bearer \(current)" }
