@@ -54,3 +54,17 @@ extension AuthState {
         return next
     }
 }
+
+extension AuthState {
+    /// Whether a server said the user must sign in again (``signInRequiredError``, usually
+    /// `invalid_grant`). A session that holds no token cannot be used either: the package's one
+    /// rule for both is what ``SavedAccount/signInRequired`` and `bearer status` show.
+    public var signInRequired: Bool { signInRequiredError != nil }
+
+    /// Whether this session can authorize requests: it needs no new sign-in and holds an access
+    /// token or a refresh token. The one rule for "is this session usable", read by the session,
+    /// the account list and the tool.
+    @_spi(CommandLine) public var canAuthorize: Bool {
+        !signInRequired && (accessToken != nil || refreshToken != nil)
+    }
+}

@@ -77,3 +77,14 @@ extension AuthState {
         return merged
     }
 }
+
+extension AuthState {
+    /// Whether `scope` has been granted; Google's aliases count as the same scope (`email` is
+    /// `https://www.googleapis.com/auth/userinfo.email`, `profile` likewise).
+    ///
+    /// - Parameter scope: A scope.
+    /// - Returns: `true` when the server granted it.
+    public func hasGranted(_ scope: String) -> Bool {
+        Scopes.contains(grantedScopes, scope)
+    }
+}

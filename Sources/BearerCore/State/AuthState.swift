@@ -269,43 +269,4 @@ public struct AuthState: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         storage.fields.hash(into: &hasher)
     }
-
-    /// Whether a server said the user must sign in again (``signInRequiredError``, usually
-    /// `invalid_grant`). A session that holds no token cannot be used either: the package's one
-    /// rule for both is what ``SavedAccount/signInRequired`` and `bearer status` show.
-    public var signInRequired: Bool { signInRequiredError != nil }
-
-    /// Whether this session can authorize requests: it needs no new sign-in and holds an access
-    /// token or a refresh token. The one rule for "is this session usable", read by the session,
-    /// the account list and the tool.
-    @_spi(CommandLine) public var canAuthorize: Bool {
-        !signInRequired && (accessToken != nil || refreshToken != nil)
-    }
-
-    /// Whether `scope` has been granted; Google's aliases count as the same scope (`email` is
-    /// `https://www.googleapis.com/auth/userinfo.email`, `profile` likewise).
-    ///
-    /// - Parameter scope: A scope.
-    /// - Returns: `true` when the server granted it.
-    public func hasGranted(_ scope: String) -> Bool {
-        Scopes.contains(grantedScopes, scope)
-    }
-}
-
-extension AuthState: RedactedDescription {
-    /// The issuer, client, user, scopes, expiry and state; never a token.
-    public var description: String {
-        var parts = [
-            "issuer: \(server.issuer.absoluteString)",
-            "client: \(client.id)",
-            "user: \(user?.email ?? user?.subject ?? "unknown")",
-            "scopes: \(grantedScopes.joined(separator: " "))",
-            "accessToken: \(accessToken == nil ? "none" : "<redacted>")",
-            "expiresAt: \(accessTokenExpiresAt.map { "\($0)" } ?? "unknown")",
-            "refreshToken: \(refreshToken == nil ? "none" : "<redacted>")",
-        ]
-        if let dpopKey { parts.append("DPoP key: \(dpopKey.thumbprint)") }
-        if let signInRequiredError { parts.append("sign-in required: \(signInRequiredError.code)") }
-        return "AuthState(\(parts.joined(separator: ", ")))"
-    }
 }
