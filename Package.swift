@@ -23,7 +23,18 @@ let package = Package(
         .executable(name: "bearer-full", targets: ["BearerFullCLI"]),
     ],
     targets: [
-        .target(name: "BearerCore"),
+        // Apple's privacy manifest, which apps embedding Bearer ship: a resource-only target that
+        // BearerCore depends on where Apple's platforms need it, so that Linux builds of BearerCore
+        // carry no resource bundle (scripts/check-apple checks the manifest against the sources).
+        .target(
+            name: "BearerCore",
+            dependencies: [
+                .target(
+                    name: "BearerPrivacyInfo",
+                    condition: .when(platforms: [.macOS, .iOS, .macCatalyst, .tvOS, .watchOS, .visionOS]))
+            ]
+        ),
+        .target(name: "BearerPrivacyInfo", resources: [.copy("PrivacyInfo.xcprivacy")]),
         // DPoP proofs are signed by CryptoKit on Apple platforms and by OpenSSL's libcrypto on Linux
         // (a system library found with pkg-config), linked only where the networking library is.
         .systemLibrary(
