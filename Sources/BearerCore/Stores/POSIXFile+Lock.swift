@@ -33,10 +33,7 @@ extension POSIXFile {
         let deadline = clock.now.advanced(by: timeout)
         while true {
             let (lock, locked) = try await lockOnce(at: path, until: deadline, clock: clock)
-            var named = stat()
-            if lstat(path, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino {
-                return lock
-            }
+            if Self.path(path, namesFileWith: locked) { return lock }
             lock.unlock()
             guard clock.now < deadline else {
                 throw BearerError.storageFailure(
@@ -102,14 +99,24 @@ extension POSIXFile {
                 close(descriptor)
                 throw error
             }
-            var named = stat()
-            if lstat(path, &named) == 0, named.st_dev == locked.st_dev, named.st_ino == locked.st_ino {
-                return descriptor
-            }
+            if Self.path(path, namesFileWith: locked) { return descriptor }
             // A save renamed another file into place, or the session was removed, while this waited.
             flock(descriptor, LOCK_UN)
             close(descriptor)
         }
+    }
+
+    /// Whether `path` names the file whose status is `status` (device and inode), without
+    /// following a symbolic link.
+    static func path(_ path: String, namesFileWith status: stat) -> Bool {
+        var named = stat()
+        return lstat(path, &named) == 0 && named.st_dev == status.st_dev && named.st_ino == status.st_ino
+    }
+
+    /// Whether `path` names the file open as `descriptor` (device and inode).
+    static func path(_ path: String, namesFileOf descriptor: Int32) -> Bool {
+        var held = stat()
+        return fstat(descriptor, &held) == 0 && Self.path(path, namesFileWith: held)
     }
 
     /// Polls an exclusive `flock` on `descriptor` without blocking a thread, until `deadline`.
@@ -142,10 +149,7 @@ struct FileLock: Sendable {
     /// Whether the path still names the locked file (device and inode): a lock file removed or
     /// replaced while held no longer keeps out a process that arrives since.
     var isStillNamedByPath: Bool {
-        var held = stat()
-        var named = stat()
-        return fstat(descriptor, &held) == 0 && lstat(path, &named) == 0 && held.st_dev == named.st_dev
-            && held.st_ino == named.st_ino
+        POSIXFile.path(path, namesFileOf: descriptor)
     }
 
     /// Throws unless the path still names the locked file, before a request whose answer only

@@ -39,10 +39,7 @@ final class SessionFileLock: @unchecked Sendable {
     var holdsNamedFile: Bool {
         lock.withLock {
             guard let descriptor else { return false }
-            var held = stat()
-            var named = stat()
-            return fstat(descriptor, &held) == 0 && lstat(path, &named) == 0 && held.st_dev == named.st_dev
-                && held.st_ino == named.st_ino
+            return POSIXFile.path(path, namesFileOf: descriptor)
         }
     }
 
