@@ -35,7 +35,8 @@ let package = Package(
             ]
         ),
         .target(name: "BearerPrivacyInfo", resources: [.copy("PrivacyInfo.xcprivacy")]),
-        // DPoP proofs are signed by CryptoKit on Apple platforms and by OpenSSL's libcrypto on Linux
+        // DPoP proofs are signed, and servers' signatures checked, by CryptoKit and Security on Apple
+        // platforms and by OpenSSL's libcrypto on Linux
         // (a system library found with pkg-config), linked only where the networking library is.
         .systemLibrary(
             name: "CLibCrypto",

@@ -24,6 +24,7 @@ extension Profile {
         configuration.refreshCriticalSection = environment.refreshCriticalSection
         // A DPoP session signs with its own key, found from its record; no sign-in starts here.
         configuration.dpop = DPoPSettings(use: .never, keys: PlatformDPoPKeys())
+        configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
         let session = try await AuthSession.restore(
             key: name,
             from: store,

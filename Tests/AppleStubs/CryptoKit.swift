@@ -28,10 +28,14 @@ public enum P256 {
         }
 
         public struct PublicKey {
+            public init<Bytes>(x963Representation: Bytes) throws where Bytes: ContiguousBytes { fatalError("stub") }
             public var x963Representation: Data { fatalError("stub") }
+            public func isValidSignature<D>(_ signature: P256.Signing.ECDSASignature, for data: D) -> Bool
+            where D: DataProtocol { fatalError("stub") }
         }
 
         public struct ECDSASignature {
+            public init<D>(rawRepresentation: D) throws where D: DataProtocol { fatalError("stub") }
             public var rawRepresentation: Data { fatalError("stub") }
         }
     }

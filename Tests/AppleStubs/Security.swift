@@ -88,3 +88,44 @@ nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
 /// `func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString?`
 @available(iOS 11.3, macCatalyst 13.1, macOS 10.3, tvOS 11.3, visionOS 1.0, watchOS 4.3, *)
 @discardableResult public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? { fatalError("stub") }
+
+// Public keys made from data and signatures checked with them (developer.apple.com/documentation/
+// security/seckeycreatewithdata(_:_:_:), seckeyverifysignature(_:_:_:_:_:) and seckeyalgorithm):
+// SecKey is the opaque CF class of a key; the functions date from iOS 10, macOS 10.12, tvOS 10,
+// watchOS 3; PKCS #1 v1.5 with SHA-256 from the same, PSS with SHA-256 (MGF1-SHA-256, a 32-byte
+// salt per SecKey.h) from iOS 11, macOS 10.13, tvOS 11, watchOS 4. The key attribute names date
+// from iOS 2, macOS 10.6 (kSecAttrKeyType, kSecAttrKeyClass) and 10.7 (their RSA and public values).
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+public typealias CFData = NSData
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+public typealias CFError = NSError
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+public class SecKey {}
+
+@available(iOS 10.0, macCatalyst 13.1, macOS 10.12, tvOS 10.0, visionOS 1.0, watchOS 3.0, *)
+public struct SecKeyAlgorithm: RawRepresentable, Hashable, @unchecked Sendable {
+    public let rawValue: CFString
+    public init(_ rawValue: CFString) { self.rawValue = rawValue }
+    public init(rawValue: CFString) { self.rawValue = rawValue }
+    @available(iOS 10.0, macCatalyst 13.1, macOS 10.12, tvOS 10.0, visionOS 1.0, watchOS 3.0, *)
+    public static let rsaSignatureMessagePKCS1v15SHA256 = SecKeyAlgorithm("algid:sign:RSA:message-PKCS1v15:SHA256")
+    @available(iOS 11.0, macCatalyst 13.1, macOS 10.13, tvOS 11.0, visionOS 1.0, watchOS 4.0, *)
+    public static let rsaSignatureMessagePSSSHA256 = SecKeyAlgorithm("algid:sign:RSA:message-PSS:SHA256")
+}
+
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+nonisolated(unsafe) public let kSecAttrKeyType: CFString = "type"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.6, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+nonisolated(unsafe) public let kSecAttrKeyClass: CFString = "kcls"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.7, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+nonisolated(unsafe) public let kSecAttrKeyTypeRSA: CFString = "42"
+@available(iOS 2.0, macCatalyst 13.1, macOS 10.7, tvOS 9.0, visionOS 1.0, watchOS 2.0, *)
+nonisolated(unsafe) public let kSecAttrKeyClassPublic: CFString = "0"
+
+/// `func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey?`
+@available(iOS 10.0, macCatalyst 13.1, macOS 10.12, tvOS 10.0, visionOS 1.0, watchOS 3.0, *)
+public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? { fatalError("stub") }
+
+/// `func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool`
+@available(iOS 10.0, macCatalyst 13.1, macOS 10.12, tvOS 10.0, visionOS 1.0, watchOS 3.0, *)
+public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool { fatalError("stub") }

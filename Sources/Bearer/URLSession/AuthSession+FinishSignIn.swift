@@ -28,6 +28,6 @@ extension AuthSession {
         try await finishSignIn(
             redirect: redirect, pendingSignIns: pendingSignIns, store: store, key: key, lifetime: lifetime,
             transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
-            defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store))
+            platform: .keeping(sessionsIn: store))
     }
 }

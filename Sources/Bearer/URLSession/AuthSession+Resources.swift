@@ -33,6 +33,9 @@ extension AuthSession {
     ) async throws -> AuthSession {
         var configuration = configuration ?? Configuration()
         if configuration.dpop.keys == nil { configuration.dpop.keys = PlatformDPoPKeys.keeping(sessionsIn: store) }
+        if configuration.idTokenSignatures.verifier == nil {
+            configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
+        }
         return try await signIn(
             toResource: resource, as: identity, using: agent, store: store, scopes: scopes, challenge: challenge,
             allowingInsecureLoopback: allowingInsecureLoopback, transport: URLSessionTransport.shared, clock: clock,
@@ -57,6 +60,6 @@ extension AuthSession {
     ) async throws -> AuthSession? {
         try await restore(
             resource: resource, from: store, transport: URLSessionTransport.shared, clock: clock,
-            configuration: configuration, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store))
+            configuration: configuration, platform: .keeping(sessionsIn: store))
     }
 }

@@ -42,7 +42,7 @@ extension AuthSession {
             additionalParameters: additionalParameters, tokenParameters: tokenParameters,
             transport: URLSessionTransport.shared, clock: clock,
             configuration: .resolved(
-                configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store)))
+                configuration, for: server, platform: .keeping(sessionsIn: store)))
     }
 
     /// Signs in with the device authorization grant (RFC 8628), sending requests with the process's one shared
@@ -74,7 +74,7 @@ extension AuthSession {
             to: server, as: client, scopes: scopes, store: store, key: key, transport: URLSessionTransport.shared,
             clock: clock,
             configuration: .resolved(
-                configuration, for: server, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store)),
+                configuration, for: server, platform: .keeping(sessionsIn: store)),
             progress: progress)
     }
 
@@ -96,7 +96,7 @@ extension AuthSession {
     ) async throws -> AuthSession? {
         try await restore(
             key: key, from: store, transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
-            defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store))
+            platform: .keeping(sessionsIn: store))
     }
 
     /// Saves a session that did not come from a sign-in (tokens obtained elsewhere: see
@@ -121,7 +121,7 @@ extension AuthSession {
         try await save(
             state, to: store, key: key, transport: URLSessionTransport.shared, clock: clock,
             configuration: .resolved(
-                configuration, for: state.server, defaultDPoPKeys: PlatformDPoPKeys.keeping(sessionsIn: store)))
+                configuration, for: state.server, platform: .keeping(sessionsIn: store)))
     }
 }
 

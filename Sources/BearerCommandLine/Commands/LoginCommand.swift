@@ -73,6 +73,7 @@ enum LoginCommand: Command {
         let store = profile.store
         var configuration = AuthSession.Configuration.recommended(for: server)
         configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
+        configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
         let session: AuthSession
         if arguments.has("device") {
             guard !arguments.has("no-browser") else {

@@ -42,6 +42,7 @@ enum ResourceLogin {
             console: environment.console)
         var configuration = AuthSession.Configuration()
         configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
+        configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
         let identity = try await identity(
             arguments, environment, resource: resource, allowingInsecureLoopback: insecureLoopback)
         let session = try await AuthSession.signIn(

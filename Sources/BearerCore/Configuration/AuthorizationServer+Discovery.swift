@@ -70,6 +70,9 @@ extension AuthorizationServer {
             scopesSupported: Self.strings(document["scopes_supported"]),
             acceptsClientIDMetadataDocuments: document["client_id_metadata_document_supported"]?.boolValue
         )
+        // The keys ID tokens are checked against: one that cannot be fetched safely is an error, not
+        // a reason to check no signature.
+        jwksURI = document["jwks_uri"] == nil ? nil : try endpoint("jwks_uri")
     }
 
     /// The strings of a metadata array, or `nil` when it is absent or not an array.

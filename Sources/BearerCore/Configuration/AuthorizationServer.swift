@@ -38,6 +38,9 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     /// Whether the server reads a client's metadata from the https URL it uses as its client ID
     /// (`client_id_metadata_document_supported`); `nil` when the metadata does not say.
     public var acceptsClientIDMetadataDocuments: Bool?
+    /// Where the server publishes the keys its ID tokens are signed with (`jwks_uri`, RFC 8414 §2,
+    /// OpenID Connect Discovery §3), or `nil` when it publishes none; https only.
+    public var jwksURI: URL? = nil
 
     /// Creates a server configuration.
     ///
@@ -102,7 +105,14 @@ extension AuthorizationServer {
         revocationEndpoint: URL(knownValid: "https://oauth2.googleapis.com/revoke"),
         deviceAuthorizationEndpoint: URL(knownValid: "https://oauth2.googleapis.com/device/code"),
         userinfoEndpoint: URL(knownValid: "https://openidconnect.googleapis.com/v1/userinfo")
-    )
+    ).publishingKeys(at: URL(knownValid: "https://www.googleapis.com/oauth2/v3/certs"))
+
+    /// This server, publishing its keys at `url`.
+    func publishingKeys(at url: URL) -> AuthorizationServer {
+        var server = self
+        server.jwksURI = url
+        return server
+    }
 }
 
 extension URL {

@@ -53,23 +53,9 @@
         with key: any DPoPKey,
         identifier: String = Self.randomIdentifier()
     ) async throws -> String {
-        let input = Self.header(key.record.publicKey) + "." + Base64URL.encode(payload(identifier: identifier).utf8)
-        let signature: [UInt8]
-        do {
-            signature = try await key.signature(for: Array(input.utf8))
-        } catch let error as BearerError {
-            throw error
-        } catch {
-            throw BearerError.proofOfPossession(
-                "The session's DPoP key could not sign a proof (\(type(of: error))); the request was not sent.",
-                underlyingError: error)
-        }
-        guard signature.count == 64 else {
-            throw BearerError.proofOfPossession(
-                "The DPoP key returned a \(signature.count)-byte signature; ES256 signatures are r‖s, 64 bytes "
-                    + "(RFC 7518 §3.4). The request was not sent.")
-        }
-        return input + "." + Base64URL.encode(signature)
+        try await JWSSigning.compact(
+            encodedHeader: Self.header(key.record.publicKey), payload: payload(identifier: identifier),
+            signedBy: key, purpose: "a DPoP proof")
     }
 
     /// The base64url header for `publicKey`.

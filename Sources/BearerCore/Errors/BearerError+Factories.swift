@@ -179,6 +179,25 @@ extension BearerError {
             line: line)
     }
 
+    /// A signed token failed its signature check; see ``Kind/invalidSignature``.
+    ///
+    /// - Parameters:
+    ///   - reason: What was refused and what to do; never include a token.
+    ///   - underlyingError: The platform's error, if any.
+    ///   - file: The file that made the error.
+    ///   - line: The line that made the error.
+    /// - Returns: The error.
+    public static func invalidSignature(
+        _ reason: String,
+        underlyingError: (any Error)? = nil,
+        file: String = #fileID,
+        line: UInt = #line
+    ) -> BearerError {
+        BearerError(
+            kind: .invalidSignature, reason: reason, retryAfter: nil, underlyingError: underlyingError, file: file,
+            line: line)
+    }
+
     /// The session holds no ID token that is still valid: the server issued none (no `openid`
     /// scope) or stopped sending one with refreshes.
     ///

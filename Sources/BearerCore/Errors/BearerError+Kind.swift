@@ -25,6 +25,7 @@ extension BearerError {
             case proofOfPossession
             case resourceMismatch
             case registrationFailed
+            case invalidSignature
         }
 
         private let base: Base
@@ -120,5 +121,11 @@ extension BearerError {
         /// (RFC 7591 §3.2.2), or its answer cannot be used (no `client_id`, an authentication
         /// method Bearer cannot use).
         public static let registrationFailed = Kind(.registrationFailed)
+
+        /// A signed token (an ID token) failed its signature check: its algorithm is one Bearer
+        /// refuses (`none`, an HMAC algorithm), it names a key of its own choosing (`jku`, `jwk`,
+        /// `x5u`, `x5c`), none of its issuer's published keys fits it, or the signature is wrong.
+        /// Nothing in the token was trusted; a new grant that came with it was revoked.
+        public static let invalidSignature = Kind(.invalidSignature)
     }
 }

@@ -41,8 +41,40 @@ extension AuthorizationServerClient {
     ) async throws -> AuthState {
         let request = try state.refreshRequest(
             scopes: scopes, additionalParameters: additionalParameters, at: clock.now())
-        let answer = try await token(request, provingWith: try proofKey(of: state))
-        return state.applying(refresh: answer, requestedScopes: scopes, clock: clock)
+        let proofKey = try proofKey(of: state)
+        let answer = try await token(request, provingWith: proofKey)
+        return state.applying(
+            refresh: try await checkingIDTokenSignature(of: answer, refreshing: state, provedBy: proofKey),
+            requestedScopes: scopes, clock: clock)
+    }
+
+    /// `answer` to a refresh of `state`, once the signature of its ID token is checked.
+    ///
+    /// A refused signature refuses the answer: its new tokens are revoked (the refresh token only
+    /// when it is a new one) and `state` stays as it was, unmarked. When the server's keys cannot be
+    /// fetched, the grant is kept and only the ID token dropped, its failure recorded, so that a
+    /// rotated refresh token is never lost to a key server being down.
+    private func checkingIDTokenSignature(
+        of answer: TokenResponse, refreshing state: AuthState, provedBy proofKey: (any DPoPKey)?
+    ) async throws -> TokenResponse {
+        do {
+            try await checkIDTokenSignature(of: answer, from: state.server)
+            return answer
+        } catch let error as BearerError where error.kind == .invalidSignature || error.kind == .invalidConfiguration {
+            var refused = AuthState(unchecked: answer, server: state.server, client: state.client)
+            if refused.refreshToken == state.refreshToken { refused.refreshToken = nil }
+            refused.dpopKey = proofKey?.record
+            _ = await revokeEveryToken(of: refused)
+            throw error
+        } catch {
+            var kept = answer
+            kept.idToken = nil
+            kept.rejectedFields["id_token"] = BearerError.invalidIDToken(
+                "The refreshed ID token's signature could not be checked, because the server's keys could not be "
+                    + "fetched; it was not kept, and the next refresh tries again.",
+                underlyingError: error)
+            return kept
+        }
     }
 
     /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5) and makes the
@@ -74,17 +106,6 @@ extension AuthorizationServerClient {
         return state
     }
 
-    /// The session a new grant's answer makes, through `accept`; when `accept` refuses it (an ID
-    /// token that fails its checks, no usable access token), the grant is revoked, best effort,
-    /// rather than left valid unkept, and the refusal thrown.
-    ///
-    /// - Parameters:
-    ///   - response: The answer to a code exchange or a device-flow poll.
-    ///   - server: The server that issued it.
-    ///   - client: The client it was issued to.
-    ///   - proofKey: The key the request proved, whose proofs then go with the revocation.
-    ///   - accept: Checks the answer and makes the session.
-    /// - Returns: The session.
     /// A new key for a sign-in at `server`, when the client's ``DPoPSettings`` bind new grants
     /// there; `nil` for a Bearer sign-in.
     ///
@@ -109,6 +130,18 @@ extension AuthorizationServerClient {
         }
     }
 
+    /// The session a new grant's answer makes, through `accept` once its ID token's signature is
+    /// checked; when either refuses it (an ID token whose signature or claims fail their checks, no
+    /// usable access token), the grant is revoked, best effort, rather than left valid unkept, and
+    /// the refusal thrown.
+    ///
+    /// - Parameters:
+    ///   - response: The answer to a code exchange or a device-flow poll.
+    ///   - server: The server that issued it.
+    ///   - client: The client it was issued to.
+    ///   - proofKey: The key the request proved, whose proofs then go with the revocation.
+    ///   - accept: Checks the answer and makes the session.
+    /// - Returns: The session.
     func acceptGrant(
         _ response: TokenResponse,
         from server: AuthorizationServer,
@@ -117,6 +150,8 @@ extension AuthorizationServerClient {
         _ accept: (TokenResponse) throws -> AuthState
     ) async throws -> AuthState {
         do {
+            // Nothing in the ID token is read before its signature is checked.
+            try await checkIDTokenSignature(of: response, from: server)
             return try accept(response)
         } catch {
             var refused = AuthState(unchecked: response, server: server, client: client)

@@ -28,6 +28,8 @@ public struct AuthorizationServerClient: Sendable {
     let deadline: @Sendable () -> ContinuousClock.Instant?
     /// Where DPoP keys come from and the nonces servers sent; `nil` makes no proof.
     let dpop: DPoPSettings?
+    /// How ID tokens' signatures are checked; `nil` checks none.
+    let idTokenSignatures: IDTokenSignatureSettings?
 
     /// Creates a client.
     ///
@@ -46,17 +48,29 @@ public struct AuthorizationServerClient: Sendable {
         transport: any HTTPTransport,
         clock: WallClock,
         dpop: DPoPSettings?,
+        idTokenSignatures: IDTokenSignatureSettings? = nil,
         deadline: @escaping @Sendable () -> ContinuousClock.Instant? = { nil }
     ) {
         self.transport = transport
         self.clock = clock
         self.dpop = dpop
+        self.idTokenSignatures = idTokenSignatures
         self.deadline = deadline
+    }
+
+    /// The client of a session configured with `configuration`: its DPoP settings and its checks of
+    /// ID-token signatures.
+    init(transport: any HTTPTransport, clock: WallClock, configuration: AuthSession.Configuration) {
+        self.init(
+            transport: transport, clock: clock, dpop: configuration.dpop,
+            idTokenSignatures: configuration.idTokenSignatures)
     }
 
     /// A client whose requests are given up when `access`'s claim on the session ends.
     func bounded(by access: some ExclusiveSessionAccess) -> AuthorizationServerClient {
-        AuthorizationServerClient(transport: transport, clock: clock, dpop: dpop) { access.exchangeDeadline }
+        AuthorizationServerClient(
+            transport: transport, clock: clock, dpop: dpop, idTokenSignatures: idTokenSignatures
+        ) { access.exchangeDeadline }
     }
 
     /// Sends `request` to the server, reading at most ``maximumBodySize`` bytes of answer; a

@@ -26,6 +26,10 @@ extension AuthSession {
         /// When sign-ins bind their grants to a DPoP key (RFC 9449), where keys come from, and the
         /// nonces servers sent; ``DPoPSettings/Use/whenAdvertised`` with no key source by default.
         public var dpop: DPoPSettings
+        /// How the signatures of ID tokens are checked against the server's keys;
+        /// ``IDTokenSignatureSettings/Requirement/whenServerPublishesKeys`` with no verifier by
+        /// default, which `import Bearer`'s entry points fill in with `PlatformSignatureVerifier()`.
+        public var idTokenSignatures = IDTokenSignatureSettings()
         /// Told when a refresh request is sent and when its outcome is saved or it failed (the
         /// `bearer` tool holds back termination signals in between); `nil` by default.
         @_spi(CommandLine) public var refreshCriticalSection: (any RefreshCriticalSection)?
@@ -68,15 +72,34 @@ extension AuthSession {
 }
 
 extension AuthSession.Configuration {
-    /// `configuration`, else the one recommended for `server`, with `keys` as its DPoP key source
-    /// when it has none: how `import Bearer`'s entry points give sessions the platform's keys.
+    /// `configuration`, else the one recommended for `server`, with `platform`'s DPoP key source and
+    /// signature verifier where it has none: how `import Bearer`'s entry points give sessions the
+    /// platform's cryptography.
     @_spi(Bridge) public static func resolved(
         _ configuration: Self?,
         for server: AuthorizationServer,
-        defaultDPoPKeys keys: (any DPoPKeySource)?
+        platform: PlatformCryptography?
     ) -> Self {
         var resolved = configuration ?? .recommended(for: server)
-        if resolved.dpop.keys == nil { resolved.dpop.keys = keys }
+        if resolved.dpop.keys == nil { resolved.dpop.keys = platform?.dpopKeys }
+        if resolved.idTokenSignatures.verifier == nil {
+            resolved.idTokenSignatures.verifier = platform?.signatureVerifier
+        }
         return resolved
+    }
+}
+
+/// The platform's cryptography, which BearerCore does not link: `import Bearer` gives CryptoKit's
+/// and the Security framework's on Apple platforms, OpenSSL's libcrypto's on Linux.
+@_spi(Bridge) public struct PlatformCryptography: Sendable {
+    /// Makes and rebuilds DPoP keys.
+    @_spi(Bridge) public var dpopKeys: (any DPoPKeySource)?
+    /// Checks signatures of servers' tokens.
+    @_spi(Bridge) public var signatureVerifier: (any JWSSignatureVerifier)?
+
+    /// Creates the bundle.
+    @_spi(Bridge) public init(dpopKeys: (any DPoPKeySource)?, signatureVerifier: (any JWSSignatureVerifier)?) {
+        self.dpopKeys = dpopKeys
+        self.signatureVerifier = signatureVerifier
     }
 }

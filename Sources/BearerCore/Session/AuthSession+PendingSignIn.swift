@@ -74,10 +74,10 @@ extension AuthSession {
     ) async throws -> AuthSession {
         try await finishSignIn(
             redirect: redirect, pendingSignIns: pendingSignIns, store: store, key: key, lifetime: lifetime,
-            transport: transport, clock: clock, configuration: configuration, defaultDPoPKeys: nil)
+            transport: transport, clock: clock, configuration: configuration, platform: nil)
     }
 
-    /// Finishes the sign-in `redirect` answers, with `defaultDPoPKeys` as the DPoP key source when
+    /// Finishes the sign-in `redirect` answers, with `platform`'s DPoP keys and signature verifier where
     /// the configuration has none.
     @_spi(Bridge) public static func finishSignIn(
         redirect: URL,
@@ -88,7 +88,7 @@ extension AuthSession {
         transport: any HTTPTransport,
         clock: WallClock,
         configuration: Configuration?,
-        defaultDPoPKeys: (any DPoPKeySource)?
+        platform: PlatformCryptography?
     ) async throws -> AuthSession {
         let state = URLComponents(url: redirect, resolvingAgainstBaseURL: false)?.queryItems?
             .first { $0.name == "state" }?.value
@@ -100,7 +100,7 @@ extension AuthSession {
         return try await finishSignIn(
             pending, redirect: redirect, store: store, key: key, lifetime: lifetime, transport: transport,
             clock: clock,
-            configuration: .resolved(configuration, for: pending.request.server, defaultDPoPKeys: defaultDPoPKeys))
+            configuration: .resolved(configuration, for: pending.request.server, platform: platform))
     }
 
     /// Finishes `pending` with the callback `redirect`. The caller must make sure each pending
@@ -142,7 +142,8 @@ extension AuthSession {
         let state: AuthState
         do {
             let response = try AuthorizationResponse(redirect: redirect, for: pending.request)
-            let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+            let serverClient = AuthorizationServerClient(
+                transport: transport, clock: clock, configuration: configuration)
             let granted = try await serverClient.exchange(
                 response, for: pending.request, additionalParameters: pending.tokenParameters,
                 provingWith: try await serverClient.newGrantKey(at: pending.request.server))

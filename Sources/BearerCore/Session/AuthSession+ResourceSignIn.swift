@@ -91,7 +91,8 @@ extension AuthSession {
         let found: (resource: ProtectedResource, server: AuthorizationServer, client: Client, scopes: [String])
         do {
             let resource = try ProtectedResource(resource, allowingInsecureLoopback: allowingInsecureLoopback)
-            let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+            let serverClient = AuthorizationServerClient(
+                transport: transport, clock: clock, configuration: configuration)
             var challenge = challenge
             if challenge == nil { challenge = try await serverClient.challenge(of: resource) }
             let metadata = try await serverClient.discover(
@@ -146,10 +147,10 @@ extension AuthSession {
     ) async throws -> AuthSession? {
         try await restore(
             resource: resource, from: store, transport: transport, clock: clock, configuration: configuration,
-            defaultDPoPKeys: nil)
+            platform: nil)
     }
 
-    /// Restores the session of `resource`, with `defaultDPoPKeys` as the DPoP key source when the
+    /// Restores the session of `resource`, with `platform`'s DPoP keys and signature verifier where the
     /// configuration has none. Each of the resource's saved sessions is read once.
     @_spi(Bridge) public static func restore(
         resource: URL,
@@ -157,7 +158,7 @@ extension AuthSession {
         transport: any HTTPTransport,
         clock: WallClock,
         configuration: Configuration?,
-        defaultDPoPKeys: (any DPoPKeySource)?
+        platform: PlatformCryptography?
     ) async throws -> AuthSession? {
         let saved: (key: String, state: AuthState)?
         do {
@@ -168,7 +169,7 @@ extension AuthSession {
         guard let saved else { return nil }
         return restoring(
             saved.state, key: saved.key, from: store, transport: transport, clock: clock,
-            configuration: configuration, defaultDPoPKeys: defaultDPoPKeys)
+            configuration: configuration, platform: platform)
     }
 
     /// `resource`'s saved session and its key: the one that can authorize, else any of that

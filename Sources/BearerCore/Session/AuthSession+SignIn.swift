@@ -74,7 +74,8 @@ extension AuthSession {
     ) async throws -> AuthSession {
         let state: AuthState
         do {
-            let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+            let serverClient = AuthorizationServerClient(
+                transport: transport, clock: clock, configuration: configuration)
             // A DPoP sign-in's key is made first, so the code is bound to it too (RFC 9449 §10).
             let proofKey = try await serverClient.newGrantKey(at: server)
             var parameters = additionalParameters
@@ -147,7 +148,8 @@ extension AuthSession {
         let configuration = configuration ?? .recommended(for: server)
         let state: AuthState
         do {
-            let serverClient = AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+            let serverClient = AuthorizationServerClient(
+                transport: transport, clock: clock, configuration: configuration)
             let proofKey = try await serverClient.newGrantKey(at: server)
             let device = try await serverClient.startDeviceAuthorization(at: server, as: client, scopes: scopes)
             await progress(.codeIssued(device.verification))
@@ -174,7 +176,7 @@ extension AuthSession {
             return try await save(
                 state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
         } catch {
-            _ = await AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+            _ = await AuthorizationServerClient(transport: transport, clock: clock, configuration: configuration)
                 .revokeEveryToken(of: state)
             throw error
         }

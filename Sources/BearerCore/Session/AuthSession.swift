@@ -42,7 +42,7 @@ public actor AuthSession {
     var machine: StateMachine
     /// Talks to the session's authorization server.
     var serverClient: AuthorizationServerClient {
-        AuthorizationServerClient(transport: transport, clock: clock, dpop: configuration.dpop)
+        AuthorizationServerClient(transport: transport, clock: clock, configuration: configuration)
     }
     private var observers: [UUID: AsyncStream<AuthState>.Continuation] = [:]
 
@@ -116,10 +116,10 @@ public actor AuthSession {
     ) async throws -> AuthSession? {
         try await restore(
             key: key, from: store, transport: transport, clock: clock, configuration: configuration,
-            defaultDPoPKeys: nil)
+            platform: nil)
     }
 
-    /// Restores the session saved under `key`, with `defaultDPoPKeys` as the DPoP key source when
+    /// Restores the session saved under `key`, with `platform`'s DPoP keys and signature verifier where
     /// the configuration has none.
     @_spi(Bridge) public static func restore(
         key: String,
@@ -127,7 +127,7 @@ public actor AuthSession {
         transport: any HTTPTransport,
         clock: WallClock,
         configuration: Configuration?,
-        defaultDPoPKeys: (any DPoPKeySource)?
+        platform: PlatformCryptography?
     ) async throws -> AuthSession? {
         let stored: AuthState?
         do {
@@ -138,7 +138,7 @@ public actor AuthSession {
         guard let stored else { return nil }
         return restoring(
             stored, key: key, from: store, transport: transport, clock: clock, configuration: configuration,
-            defaultDPoPKeys: defaultDPoPKeys)
+            platform: platform)
     }
 
     /// The session of `stored`, read from `store` under `key`.
@@ -149,7 +149,7 @@ public actor AuthSession {
         transport: any HTTPTransport,
         clock: WallClock,
         configuration: Configuration?,
-        defaultDPoPKeys: (any DPoPKeySource)?
+        platform: PlatformCryptography?
     ) -> AuthSession {
         AuthSession(
             machine: StateMachine(stored: stored),
@@ -157,7 +157,7 @@ public actor AuthSession {
             key: key,
             transport: transport,
             clock: clock,
-            configuration: .resolved(configuration, for: stored.server, defaultDPoPKeys: defaultDPoPKeys)
+            configuration: .resolved(configuration, for: stored.server, platform: platform)
         )
     }
 
