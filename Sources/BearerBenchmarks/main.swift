@@ -34,6 +34,7 @@ do {
         report(try await Benchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)))
     }
     if runs("dpopProof") { report(try await DPoPBenchmarks.proof(base: server, repeats: repeats)) }
+    if runs("idTokenCheck") { report(try await IDTokenBenchmarks.verification(repeats: repeats)) }
     if runs("dpopRequests") {
         for figure in try await DPoPBenchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)) {
             report(figure)

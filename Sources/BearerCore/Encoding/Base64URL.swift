@@ -5,12 +5,12 @@
 #endif
 
 /// Base64url without padding (RFC 4648 §5), as PKCE (RFC 7636 §3) and JWTs (RFC 7515 §2) use it.
-@_spi(Testing) public enum Base64URL {
+@_spi(Testing) @_spi(Benchmarks) public enum Base64URL {
     /// Encodes `bytes` as base64url without `=` padding.
     ///
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The encoded text, using `A–Z a–z 0–9 - _` only.
-    @_spi(Testing) public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    @_spi(Testing) @_spi(Benchmarks) public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let input = Array(bytes)
         var output = [UInt8]()
         output.reserveCapacity((input.count * 4 + 2) / 3)
