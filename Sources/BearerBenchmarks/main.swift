@@ -35,6 +35,9 @@ do {
     }
     if runs("dpopProof") { report(try await DPoPBenchmarks.proof(base: server, repeats: repeats)) }
     if runs("idTokenCheck") { report(try await IDTokenBenchmarks.verification(repeats: repeats)) }
+    if runs("pushedSignIn") {
+        for figure in try await PushedAuthorizationBenchmarks.signIn(repeats: repeats) { report(figure) }
+    }
     if runs("dpopRequests") {
         for figure in try await DPoPBenchmarks.authorizedRequests(base: server, repeats: max(3, repeats / 2)) {
             report(figure)

@@ -105,8 +105,10 @@ extension DPoPEndToEndTests {
                 "login", "--issuer", try Glewlwyd.issuer.absoluteString, "--allow-insecure-loopback", "--client-id",
                 Glewlwyd.optionalClient, "--scope", "openid email", "--port", "18178", "--dpop", "--no-open",
             ])
-            let shown = try await running.waitForStderr(containing: "dpop_jkt=")
-            #expect(shown.contains("dpop_jkt="), "the key was made: the page names its thumbprint")
+            // glewlwyd advertises PAR, so the page shown carries the pushed request's request_uri: the
+            // key was made, and its thumbprint pushed as dpop_jkt, before it is shown.
+            let shown = try await running.waitForStderr(containing: "request_uri=")
+            #expect(shown.contains("request_uri=") && !shown.contains("code_challenge="), "the request was pushed")
             running.kill()
             _ = await running.finish()
             let after = try #require(try await tool.store.load(key: "default"))

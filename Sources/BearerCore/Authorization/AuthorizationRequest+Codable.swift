@@ -8,7 +8,7 @@
 // archive); read back, it passes the checks it passed when it was made.
 extension AuthorizationRequest: Codable {
     private enum CodingKeys: String, CodingKey {
-        case server, client, redirectURI, scopes, state, nonce, pkce, additionalParameters
+        case server, client, redirectURI, scopes, state, nonce, pkce, additionalParameters, pushed
     }
 
     /// Decodes a request and checks it as ``init(server:client:scopes:redirectURI:additionalParameters:)``
@@ -40,6 +40,7 @@ extension AuthorizationRequest: Codable {
         self.nonce = nonce
         self.pkce = try container.decode(PKCE.self, forKey: .pkce)
         self.additionalParameters = additionalParameters
+        self.pushed = try container.decodeIfPresent(PushedAuthorization.self, forKey: .pushed)
     }
 
     /// Encodes the request, its PKCE verifier included: keep the encoding as secret as a token.
@@ -56,6 +57,7 @@ extension AuthorizationRequest: Codable {
         try container.encodeIfPresent(nonce, forKey: .nonce)
         try container.encode(pkce, forKey: .pkce)
         try container.encode(additionalParameters, forKey: .additionalParameters)
+        try container.encodeIfPresent(pushed, forKey: .pushed)
     }
 
     /// Whether `value` is what ``init(server:client:scopes:redirectURI:additionalParameters:)``

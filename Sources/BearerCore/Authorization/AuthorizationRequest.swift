@@ -13,7 +13,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// The parameters Bearer sets itself; extra parameters can never replace them.
     public static let standardParameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method",
+        "code_challenge_method", "request_uri",
     ]
 
     /// The server the request goes to.
@@ -32,6 +32,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
     let pkce: PKCE
     /// Extra query parameters (`login_hint`, `prompt`, `include_granted_scopes`, `access_type`, …).
     public let additionalParameters: [String: String]
+    /// The server's reference to this request once it was pushed (RFC 9126), which ``url`` then
+    /// carries instead of the parameters.
+    var pushed: PushedAuthorization?
 
     /// Creates a request with fresh `state`, `nonce` and PKCE verifier from the system's secure
     /// generator: what ``AuthSession`` shows an ``AuthorizationAgent``, and what a test of a custom
@@ -137,7 +140,8 @@ public struct AuthorizationRequest: Sendable, Hashable {
     }
 
     /// The URL to open in the browser: the authorization endpoint, with any query it already has
-    /// (less parameters Bearer sets itself), followed by ``queryParameters``.
+    /// (less parameters Bearer sets itself), followed by ``queryParameters``; for a request pushed
+    /// to the server first (RFC 9126 §4), by `client_id` and the server's `request_uri` alone.
     public var url: URL {
         var components = URLComponents(url: server.authorizationEndpoint, resolvingAgainstBaseURL: false)
         let existing = (components?.percentEncodedQuery ?? "")
@@ -147,7 +151,8 @@ public struct AuthorizationRequest: Sendable, Hashable {
                 return !Self.standardParameterNames.contains(FormEncoding.decode(name))
             }
             .map(String.init)
-        let query = (existing + [FormEncoding.encode(queryParameters)]).joined(separator: "&")
+        let parameters = pushed.map { [("client_id", client.id), ("request_uri", $0.requestURI)] } ?? queryParameters
+        let query = (existing + [FormEncoding.encode(parameters)]).joined(separator: "&")
         components?.percentEncodedQuery = query
         return components?.url ?? server.authorizationEndpoint
     }
@@ -161,6 +166,6 @@ extension AuthorizationRequest: RedactedDescription {
     /// The endpoint, client and scopes; never the PKCE verifier.
     public var description: String {
         "AuthorizationRequest(endpoint: \(server.authorizationEndpoint.absoluteString), client: \(client.id), "
-            + "scopes: \(scopes.joined(separator: " ")), pkce: \(pkce))"
+            + "scopes: \(scopes.joined(separator: " ")), pkce: \(pkce)\(pushed == nil ? "" : ", pushed"))"
     }
 }

@@ -73,6 +73,12 @@ extension AuthorizationServer {
         // The keys ID tokens are checked against: one that cannot be fetched safely is an error, not
         // a reason to check no signature.
         jwksURI = document["jwks_uri"] == nil ? nil : try endpoint("jwks_uri")
+        // An endpoint the request is to be pushed to is not left out when unusable: a sign-in
+        // would then go through the browser, where this server meant it never to go.
+        let pushedEndpointName = "pushed_authorization_request_endpoint"
+        pushedAuthorizationRequestEndpoint =
+            document[pushedEndpointName] == nil ? nil : try endpoint(pushedEndpointName)
+        requiresPushedAuthorizationRequests = document["require_pushed_authorization_requests"]?.boolValue
     }
 
     /// The strings of a metadata array, or `nil` when it is absent or not an array.

@@ -41,6 +41,13 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     /// Where the server publishes the keys its ID tokens are signed with (`jwks_uri`, RFC 8414 §2,
     /// OpenID Connect Discovery §3), or `nil` when it publishes none; https only.
     public var jwksURI: URL? = nil
+    /// Where the server takes pushed authorization requests (`pushed_authorization_request_endpoint`,
+    /// RFC 9126 §5), or `nil` when it takes none; sign-ins push there by default (see
+    /// ``PushedAuthorizationUse``).
+    public var pushedAuthorizationRequestEndpoint: URL? = nil
+    /// Whether the server accepts authorization requests only when pushed first
+    /// (`require_pushed_authorization_requests`, RFC 9126 §5); `nil` when its metadata does not say.
+    public var requiresPushedAuthorizationRequests: Bool? = nil
 
     /// Creates a server configuration.
     ///

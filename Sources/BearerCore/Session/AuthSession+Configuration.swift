@@ -30,6 +30,9 @@ extension AuthSession {
         /// ``IDTokenSignatureSettings/Requirement/whenServerPublishesKeys`` with no verifier by
         /// default, which `import Bearer`'s entry points fill in with `PlatformSignatureVerifier()`.
         public var idTokenSignatures = IDTokenSignatureSettings()
+        /// When sign-ins push their authorization requests to the server first (RFC 9126);
+        /// ``PushedAuthorizationUse/whenAdvertised`` by default.
+        public var pushedAuthorization = PushedAuthorizationUse.whenAdvertised
         /// Told when a refresh request is sent and when its outcome is saved or it failed (the
         /// `bearer` tool holds back termination signals in between); `nil` by default.
         @_spi(CommandLine) public var refreshCriticalSection: (any RefreshCriticalSection)?

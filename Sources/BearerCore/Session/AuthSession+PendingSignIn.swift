@@ -34,10 +34,61 @@ extension AuthSession {
         tokenParameters: [String: String] = [:],
         clock: WallClock = .system
     ) throws -> PendingSignIn {
+        guard server.requiresPushedAuthorizationRequests != true else {
+            throw BearerError.invalidConfiguration(
+                "\(server.issuer.absoluteString) requires pushed authorization requests (RFC 9126), which this call "
+                    + "cannot send; begin the sign-in with the call that takes a transport. Nothing was sent.")
+        }
         let request = try AuthorizationRequest(
             server: server, client: client, scopes: scopes, redirectURI: redirectURI,
             additionalParameters: additionalParameters)
         return PendingSignIn(request: request, key: key, createdAt: clock.now(), tokenParameters: tokenParameters)
+    }
+
+    /// Begins a web sign-in that any instance can finish, pushing its request to the server first
+    /// where the configuration and the server's metadata say so (RFC 9126): the pending sign-in's
+    /// ``PendingSignIn/authorizationURL`` then carries only the server's `request_uri`, which expires
+    /// as the server said (``PendingSignIn/pushedRequestExpiresAt``); begin again after that.
+    ///
+    /// - Parameters:
+    ///   - server: The authorization server.
+    ///   - client: The client; its redirect URI is used unless `redirectURI` is given.
+    ///   - scopes: The scopes to ask for.
+    ///   - key: The key the session will be saved under (see the call without a transport).
+    ///   - redirectURI: The redirect URI registered for the server's callback, when not the client's.
+    ///   - additionalParameters: Extra authorization parameters, such as `login_hint` or `prompt`.
+    ///   - tokenParameters: Extra parameters of the code exchange, such as RFC 8707 `resource`.
+    ///   - transport: Sends the pushed request.
+    ///   - clock: Gives the creation time, and the pushed request's expiry.
+    ///   - configuration: When requests are pushed; `nil` for ``Configuration/recommended(for:)``.
+    /// - Returns: The pending sign-in, to keep and finish as with the call without a transport.
+    /// - Throws: What the authorization request's checks throw; ``OAuthError`` or ``BearerError``
+    ///   when the request was to be pushed and could not be (nothing is to be shown then).
+    public static func beginSignIn(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        key: String,
+        redirectURI: URL? = nil,
+        additionalParameters: [String: String] = [:],
+        tokenParameters: [String: String] = [:],
+        transport: any HTTPTransport,
+        clock: WallClock = .system,
+        configuration: Configuration? = nil
+    ) async throws -> PendingSignIn {
+        let configuration = configuration ?? .recommended(for: server)
+        do {
+            let request = try await AuthorizationServerClient(
+                transport: transport, clock: clock, configuration: configuration
+            ).pushing(
+                AuthorizationRequest(
+                    server: server, client: client, scopes: scopes, redirectURI: redirectURI,
+                    additionalParameters: additionalParameters),
+                as: configuration.pushedAuthorization)
+            return PendingSignIn(request: request, key: key, createdAt: clock.now(), tokenParameters: tokenParameters)
+        } catch {
+            throw configuration.rewriteError(error)
+        }
     }
 
     /// Finishes a web sign-in begun by ``beginSignIn(to:as:scopes:key:redirectURI:additionalParameters:tokenParameters:clock:)``

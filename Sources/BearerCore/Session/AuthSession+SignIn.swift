@@ -16,7 +16,8 @@ extension AuthSession {
     /// ```
     ///
     /// When the grant has no ID token but `openid` was granted, the user is read from the server's
-    /// UserInfo endpoint, if it has one.
+    /// UserInfo endpoint, if it has one. Where the server takes pushed authorization requests, the
+    /// request is pushed there first (see ``Configuration/pushedAuthorization``).
     ///
     /// - Parameters:
     ///   - server: The authorization server, such as ``AuthorizationServer/google``.
@@ -34,7 +35,8 @@ extension AuthSession {
     /// - Returns: The saved session.
     /// - Throws: `CancellationError` when the user closed the page or the task was cancelled
     ///   (nothing is saved then; show nothing); ``OAuthError`` when the server refused
-    ///   (`access_denied` when the user declined); ``BearerError`` when the redirect fails a check,
+    ///   (`access_denied` when the user declined, or refused the pushed request); ``BearerError``
+    ///   when the request could not be pushed (nothing is shown then), the redirect fails a check,
     ///   the exchange fails, the agent cannot show the page, or the session cannot be saved (its
     ///   grant is then revoked, so no unsaved token stays valid).
     public static func signIn(
@@ -85,13 +87,13 @@ extension AuthSession {
                 tokenParameters["resource"] = resource.description
             }
             if let proofKey { parameters["dpop_jkt"] = proofKey.record.thumbprint }
-            let request = try AuthorizationRequest(
-                server: server,
-                client: client,
-                scopes: scopes,
-                redirectURI: agent.redirectURI,
-                additionalParameters: parameters
-            )
+            // Pushed first where the configuration and the server say so (RFC 9126): the browser
+            // then carries only the server's reference to it.
+            let request = try await serverClient.pushing(
+                AuthorizationRequest(
+                    server: server, client: client, scopes: scopes, redirectURI: agent.redirectURI,
+                    additionalParameters: parameters),
+                as: configuration.pushedAuthorization)
             let redirect = try await agent.present(request)
             let response = try AuthorizationResponse(redirect: redirect, for: request)
             var granted = try await serverClient.exchange(

@@ -43,6 +43,10 @@ public struct PendingSignIn: Sendable, Hashable, Codable {
     public var authorizationURL: URL { request.url }
     /// The `state` the callback must carry: the key a ``PendingSignInStore`` files it under.
     public var state: String { request.state }
+    /// When the server's reference to a pushed request (RFC 9126) expires, after which
+    /// ``authorizationURL`` no longer starts a sign-in and it must begin again; `nil` when the
+    /// request was not pushed.
+    public var pushedRequestExpiresAt: Date? { request.pushed?.expiresAt }
 
     init(request: AuthorizationRequest, key: String, createdAt: Date, tokenParameters: [String: String]) {
         self.request = request

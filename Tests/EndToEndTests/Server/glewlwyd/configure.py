@@ -10,12 +10,13 @@ schema. It signs in as the schema's administrator and, only through the admin AP
 - adds the scopes `email` and `api.read`;
 - creates the OpenID Connect plugin instance `oidc` with a signing key generated for this run
   (DPoP with mandatory nonces, RFC 9207 `iss`, one-time refresh tokens, PAR, resource
-  indicators, dynamic registration);
+  indicators, dynamic registration), and a second instance `oidcpar`, the same but with pushed
+  authorization requests required and a key of its own;
 - adds the user alice and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`;
 - checks that the discovery document advertises DPoP.
 
 Environment: BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS (default 3600), BEARER_GLEWLWYD_REDIRECT_PORTS
-(default 18171,18172,18173,18174,18175,18176,18177,18178). Progress goes to stderr; nothing secret is printed.
+(default 18171,18172,18173,18174,18175,18176,18177,18178,18181,18182,18183). Progress goes to stderr; nothing secret is printed.
 Needs the cryptography package (Debian: python3-cryptography) for the signing key.
 """
 import http.cookiejar
@@ -37,6 +38,8 @@ TEST_USER = "alice"
 TEST_PASSWORD = "alice-test-password"
 
 PLUGIN = "oidc"
+# The instance that accepts only pushed authorization requests (RFC 9126).
+PAR_REQUIRED_PLUGIN = "oidcpar"
 DPOP_PROPERTY = "dpop_bound_access_tokens"
 SCOPES = ["openid", "email", "api.read"]
 # A resource (RFC 8707) that the scope api.read may name.
@@ -82,10 +85,10 @@ def signing_key():
     return private, public
 
 
-def plugin_parameters(base_url, access_token_seconds):
+def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=False):
     private, public = signing_key()
     return {
-        "iss": f"{base_url}/api/{PLUGIN}",
+        "iss": f"{base_url}/api/{name}",
         "jwt-type": "rsa",
         "jwt-key-size": "256",
         "key": private,
@@ -128,7 +131,7 @@ def plugin_parameters(base_url, access_token_seconds):
         "oauth-dpop-nonce-counter": 3,
         "oauth-dpop-dpop_bound_access_tokens-property": DPOP_PROPERTY,
         "oauth-par-allowed": True,
-        "oauth-par-required": False,
+        "oauth-par-required": par_required,
         "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:",
         "oauth-par-duration": 90,
         "resource-allowed": True,
@@ -170,7 +173,7 @@ def main():
     base_url = sys.argv[1].rstrip("/")
     access_token_seconds = int(os.environ.get("BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS") or 3600)
     ports = [p.strip() for p in (os.environ.get("BEARER_GLEWLWYD_REDIRECT_PORTS") or
-                                 "18171,18172,18173,18174,18175,18176,18177,18178").split(",") if p.strip()]
+                                 "18171,18172,18173,18174,18175,18176,18177,18178,18181,18182,18183").split(",") if p.strip()]
     redirect_uris = [f"http://127.0.0.1:{int(port)}/callback" for port in ports]
 
     admin = Admin(base_url)
@@ -196,6 +199,12 @@ def main():
             "enabled": True, "parameters": plugin_parameters(base_url, access_token_seconds),
         })
         say(f"plugin instance {PLUGIN} created")
+        admin.call("POST", "/api/mod/plugin/", {
+            "module": "oidc", "name": PAR_REQUIRED_PLUGIN, "display_name": "OpenID Connect (PAR required)",
+            "enabled": True, "parameters": plugin_parameters(
+                base_url, access_token_seconds, name=PAR_REQUIRED_PLUGIN, par_required=True),
+        })
+        say(f"plugin instance {PAR_REQUIRED_PLUGIN} created, with pushed authorization requests required")
 
         admin.call("POST", "/api/user/", {
             "username": TEST_USER, "name": "Alice Example", "email": "alice@example.com",
@@ -230,6 +239,12 @@ def main():
         if "ES256" not in discovery.get("dpop_signing_alg_values_supported", []):
             raise Failure("discovery does not list ES256 in dpop_signing_alg_values_supported")
         say("discovery advertises DPoP: " + " ".join(discovery["dpop_signing_alg_values_supported"]))
+        with urllib.request.urlopen(f"{base_url}/api/{PAR_REQUIRED_PLUGIN}/.well-known/openid-configuration",
+                                    timeout=10) as response:
+            discovery = json.load(response)
+        if discovery.get("require_pushed_authorization_requests") is not True:
+            raise Failure(f"{PAR_REQUIRED_PLUGIN}'s discovery does not require pushed authorization requests")
+        say(f"{PAR_REQUIRED_PLUGIN}'s discovery requires pushed authorization requests")
         return 0
     except (Failure, urllib.error.URLError, OSError, ValueError, KeyError) as error:
         say(f"failed: {error}")
