@@ -13,6 +13,26 @@ import Foundation
 /// DPoP's costs: a proof against a bare libcrypto signature of the same bytes, and a DPoP
 /// session's `data(for:)` against a Bearer session's, both against the same local server.
 enum DPoPBenchmarks {
+    #if canImport(CLibCrypto)
+        /// The time of `count` bare libcrypto ES256 signatures of `message` by `key`: the baseline
+        /// of every figure that signs.
+        static func bareSignatures(of message: [UInt8], by key: OpaquePointer, count: Int) async throws -> Double {
+            var signed = 0
+            let seconds = try await Measure.seconds {
+                var der = [UInt8](repeating: 0, count: 80)
+                for _ in 0..<count {
+                    var length = der.count
+                    guard bearer_p256_sign_der(key, message, message.count, &der, &length) == 1 else {
+                        throw BenchmarkFailure("libcrypto did not sign")
+                    }
+                    signed &+= length
+                }
+            }
+            guard signed > 0 else { throw BenchmarkFailure("nothing was signed") }
+            return seconds
+        }
+    #endif
+
     /// A resource request's proof (with `ath`) made by the platform's key, against libcrypto's
     /// ES256 signature (`EVP_DigestSign`) of a message of the same length, in the same run.
     static func proof(base: URL, repeats: Int) async throws -> Figure {
@@ -42,17 +62,7 @@ enum DPoPBenchmarks {
                             sink &+= proof.utf8.count
                         }
                     })
-                signatures.append(
-                    try await Measure.seconds {
-                        var der = [UInt8](repeating: 0, count: 80)
-                        for _ in 0..<count {
-                            var length = der.count
-                            guard bearer_p256_sign_der(bare, message, message.count, &der, &length) == 1 else {
-                                throw BenchmarkFailure("libcrypto did not sign")
-                            }
-                            sink &+= length
-                        }
-                    })
+                signatures.append(try await DPoPBenchmarks.bareSignatures(of: message, by: bare, count: count))
             }
             guard sink != 0 else { throw BenchmarkFailure("nothing was signed") }
             let proof = Measure.median(proofs) / Double(count) * 1e6

@@ -35,6 +35,7 @@ do {
     }
     if runs("dpopProof") { report(try await DPoPBenchmarks.proof(base: server, repeats: repeats)) }
     if runs("idTokenCheck") { report(try await IDTokenBenchmarks.verification(repeats: repeats)) }
+    if runs("clientAssertion") { report(try await ClientAssertionBenchmarks.assertion(repeats: repeats)) }
     if runs("pushedSignIn") {
         for figure in try await PushedAuthorizationBenchmarks.signIn(repeats: repeats) { report(figure) }
     }

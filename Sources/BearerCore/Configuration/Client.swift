@@ -99,8 +99,8 @@ extension Unicode.Scalar {
     var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
 
-/// How a client authenticates at the token and revocation endpoints (RFC 7591 §2
-/// `token_endpoint_auth_method`, RFC 6749 §2.3.1).
+/// How a client authenticates at the token, pushed authorization, revocation and device
+/// authorization endpoints (RFC 7591 §2 `token_endpoint_auth_method`, RFC 6749 §2.3.1).
 public enum ClientAuthentication: String, Sendable, Hashable, Codable {
     /// A public client: `client_id` in the form, no secret.
     case none
@@ -108,4 +108,7 @@ public enum ClientAuthentication: String, Sendable, Hashable, Codable {
     case clientSecretBasic = "client_secret_basic"
     /// The id and secret as `client_id` and `client_secret` form fields.
     case clientSecretPost = "client_secret_post"
+    /// `client_id` and a ``ClientAssertion`` signed with the client's key (RFC 7523 §2.2, OpenID
+    /// Connect Core §9), from ``AuthSession/Configuration/clientKeys``; no secret is sent.
+    case privateKeyJWT = "private_key_jwt"
 }

@@ -84,6 +84,11 @@ enum ClientRegistration {
                 "The server registered the client with token_endpoint_auth_method \"\(named.prefix(40))\", which "
                     + "Bearer cannot use (it uses none, client_secret_basic and client_secret_post).")
         }
+        guard method != .privateKeyJWT else {
+            throw BearerError.registrationFailed(
+                "The server registered the client for private_key_jwt, which Bearer did not ask for and has no "
+                    + "registered key for.")
+        }
         guard method == .none || hasSecret else {
             throw BearerError.registrationFailed(
                 "The server registered the client for \(method.rawValue) but issued no client_secret.")

@@ -19,6 +19,8 @@ extension AuthorizationServerClient {
     ///   `client_secret_basic` client sends `client_id` in the body too, which the MCP SDK's
     ///   servers require and RFC 6749 allows.
     /// - With `alwaysSendingClientID`, `client_id` is in the body in every case (RFC 8628 §3.1).
+    /// - A `private_key_jwt` client's assertion is added as each request is sent
+    ///   (``signingAssertion(_:of:at:)``), so that a retried request never repeats a `jti`.
     static func formPost(
         to url: URL,
         parameters: [FormParameter],
@@ -26,8 +28,9 @@ extension AuthorizationServerClient {
         at server: AuthorizationServer,
         alwaysSendingClientID: Bool = false
     ) -> TransportRequest {
-        var parameters = parameters.filter { $0.name != "client_id" && $0.name != "client_secret" }
+        let credentialFields: Set = ["client_id", "client_secret", "client_assertion", "client_assertion_type"]
         let method = authenticationMethod(of: client, at: server)
+        var parameters = parameters.filter { !credentialFields.contains($0.name) }
         let basicSecret = method == .clientSecretBasic ? client.secret : nil
         if basicSecret == nil || alwaysSendingClientID || client.authentication != nil {
             parameters.append(FormParameter("client_id", client.id))
@@ -48,11 +51,46 @@ extension AuthorizationServerClient {
         return request
     }
 
-    /// How `client` authenticates at `server`: its registered method, else none without a secret,
-    /// form fields at Google, HTTP Basic elsewhere.
+    /// How `client` authenticates at `server`: `private_key_jwt` when registered so, else its
+    /// registered method, none without a secret, form fields at Google, HTTP Basic elsewhere.
     static func authenticationMethod(of client: Client, at server: AuthorizationServer) -> ClientAuthentication {
+        if client.authentication == .privateKeyJWT { return .privateKeyJWT }
         guard client.secret != nil else { return .none }
         if let registered = client.authentication { return registered }
         return server.isGoogle ? .clientSecretPost : .clientSecretBasic
+    }
+
+    /// `request` with `client_assertion_type` and a fresh `client_assertion` by `client` for
+    /// `server` added to its form body, signed with the client's key from ``clientKeys``.
+    ///
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when no key source is configured;
+    ///   ``BearerError/Kind/proofOfPossession`` when the key cannot be had or cannot sign. Nothing
+    ///   is sent then.
+    func signingAssertion(
+        _ request: TransportRequest, of client: Client, at server: AuthorizationServer
+    ) async throws -> TransportRequest {
+        guard let clientKeys else {
+            throw BearerError.invalidConfiguration(
+                "The client \(client.id) authenticates with private_key_jwt, but no client key source is configured "
+                    + "(AuthSession.Configuration.clientKeys); configure the key registered for it. Nothing was sent.")
+        }
+        let key: any DPoPKey
+        do {
+            key = try await clientKeys.key(for: client, at: server)
+        } catch let error as BearerError {
+            throw error
+        } catch {
+            throw BearerError.proofOfPossession(
+                "The key of client \(client.id) could not be had (\(type(of: error))); nothing was sent.",
+                underlyingError: error)
+        }
+        let assertion = try await ClientAssertion.signed(by: client, for: server, with: key, at: clock.now())
+        let fields = FormEncoding.encode([
+            ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion),
+        ])
+        var signed = request
+        let body = signed.body ?? Data()
+        signed.body = body + Data(((body.isEmpty ? "" : "&") + fields).utf8)
+        return signed
     }
 }

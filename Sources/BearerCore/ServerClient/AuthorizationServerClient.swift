@@ -30,6 +30,8 @@ public struct AuthorizationServerClient: Sendable {
     let dpop: DPoPSettings?
     /// How ID tokens' signatures are checked; `nil` checks none.
     let idTokenSignatures: IDTokenSignatureSettings?
+    /// The keys of `private_key_jwt` clients; `nil` when none is configured.
+    let clientKeys: (any ClientKeySource)?
 
     /// Creates a client.
     ///
@@ -49,27 +51,30 @@ public struct AuthorizationServerClient: Sendable {
         clock: WallClock,
         dpop: DPoPSettings?,
         idTokenSignatures: IDTokenSignatureSettings? = nil,
+        clientKeys: (any ClientKeySource)? = nil,
         deadline: @escaping @Sendable () -> ContinuousClock.Instant? = { nil }
     ) {
         self.transport = transport
         self.clock = clock
         self.dpop = dpop
         self.idTokenSignatures = idTokenSignatures
+        self.clientKeys = clientKeys
         self.deadline = deadline
     }
 
-    /// The client of a session configured with `configuration`: its DPoP settings and its checks of
-    /// ID-token signatures.
+    /// The client of a session configured with `configuration`: its DPoP settings, its checks of
+    /// ID-token signatures and its client keys.
     init(transport: any HTTPTransport, clock: WallClock, configuration: AuthSession.Configuration) {
         self.init(
             transport: transport, clock: clock, dpop: configuration.dpop,
-            idTokenSignatures: configuration.idTokenSignatures)
+            idTokenSignatures: configuration.idTokenSignatures, clientKeys: configuration.clientKeys)
     }
 
     /// A client whose requests are given up when `access`'s claim on the session ends.
     func bounded(by access: some ExclusiveSessionAccess) -> AuthorizationServerClient {
         AuthorizationServerClient(
-            transport: transport, clock: clock, dpop: dpop, idTokenSignatures: idTokenSignatures
+            transport: transport, clock: clock, dpop: dpop, idTokenSignatures: idTokenSignatures,
+            clientKeys: clientKeys
         ) { access.exchangeDeadline }
     }
 
@@ -101,8 +106,13 @@ public struct AuthorizationServerClient: Sendable {
         try EndpointSecurity.check(url, allowingInsecureLoopback: server.allowsInsecureLoopback)
         let request = Self.formPost(
             to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
-        guard let proofKey else { return try await send(request) }
-        return try await prover(for: proofKey).send(request, presenting: nil) { try await send($0) }
+        let signsAssertions = Self.authenticationMethod(of: client, at: server) == .privateKeyJWT
+        // Each attempt (a DPoP nonce retry is one) carries its own assertion, with its own jti.
+        let sendOnce: @Sendable (TransportRequest) async throws -> TransportResponse = { [self] request in
+            try await send(signsAssertions ? signingAssertion(request, of: client, at: server) : request)
+        }
+        guard let proofKey else { return try await sendOnce(request) }
+        return try await prover(for: proofKey).send(request, presenting: nil, through: sendOnce)
     }
 
     /// Makes `proofKey`'s proofs, with the nonces of this client's settings.

@@ -33,6 +33,10 @@ extension AuthSession {
         /// When sign-ins push their authorization requests to the server first (RFC 9126);
         /// ``PushedAuthorizationUse/whenAdvertised`` by default.
         public var pushedAuthorization = PushedAuthorizationUse.whenAdvertised
+        /// The keys of clients that authenticate with `private_key_jwt`
+        /// (``ClientAuthentication/privateKeyJWT``); `nil` by default, which makes such a client's
+        /// requests fail before they are sent.
+        public var clientKeys: (any ClientKeySource)?
         /// Told when a refresh request is sent and when its outcome is saved or it failed (the
         /// `bearer` tool holds back termination signals in between); `nil` by default.
         @_spi(CommandLine) public var refreshCriticalSection: (any RefreshCriticalSection)?
