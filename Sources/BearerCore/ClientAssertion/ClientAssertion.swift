@@ -16,9 +16,9 @@
 ///   server's endpoint); `jti`, 128 random bits; `iat`; and `exp`, ``lifetime`` later.
 public enum ClientAssertion {
     /// The `client_assertion_type` of a JWT assertion (RFC 7523 §2.2).
-    public static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+    static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
     /// How long an assertion is valid: 60 seconds.
-    public static let lifetime: TimeInterval = 60
+    static let lifetime: TimeInterval = 60
 
     /// The JWK Set of `key`'s public half, to register with the server (RFC 7591 `jwks`) or
     /// publish at the client's `jwks_uri`: one P-256 key, `use` `sig`, `alg` `ES256`, `kid` its

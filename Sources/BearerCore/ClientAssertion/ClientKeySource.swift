@@ -25,7 +25,7 @@ public protocol ClientKeySource: Sendable {
 /// half is what ``ClientAssertion/publicKeySet(of:)`` prints).
 public struct StaticClientKey: ClientKeySource {
     /// The key.
-    public let key: any DPoPKey
+    let key: any DPoPKey
 
     /// Creates the source.
     ///
