@@ -13,7 +13,7 @@
 ///   the `kid` of the key in ``publicKeySet(of:)``.
 /// - Claims: `iss` and `sub`, the client ID; `aud`, the server's issuer identifier (as FAPI 2.0 and
 ///   RFC 7523bis ask, never an endpoint's URL, so that an assertion cannot be replayed at another
-///   server's endpoint); `jti`, 128 random bits; `iat`; and `exp`, ``lifetime`` later.
+///   server's endpoint); `jti`, 128 random bits; `iat`; and `exp`, 60 seconds later.
 public enum ClientAssertion {
     /// The `client_assertion_type` of a JWT assertion (RFC 7523 §2.2).
     static let type = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"

@@ -39,6 +39,6 @@ public struct StaticClientKey: ClientKeySource {
     /// - Parameters:
     ///   - client: The client.
     ///   - server: The server.
-    /// - Returns: ``key``.
+    /// - Returns: The key this source was created with.
     public func key(for client: Client, at server: AuthorizationServer) async throws -> any DPoPKey { key }
 }
