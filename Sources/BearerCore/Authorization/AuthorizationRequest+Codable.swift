@@ -8,7 +8,7 @@
 // archive); read back, it passes the checks it passed when it was made.
 extension AuthorizationRequest: Codable {
     private enum CodingKeys: String, CodingKey {
-        case server, client, redirectURI, scopes, state, nonce, pkce, additionalParameters, pushed
+        case server, client, redirectURI, scopes, state, nonce, pkce, additionalParameters, pushed, requestObject
     }
 
     /// Decodes a request and checks it as ``init(server:client:scopes:redirectURI:additionalParameters:)``
@@ -41,6 +41,7 @@ extension AuthorizationRequest: Codable {
         self.pkce = try container.decode(PKCE.self, forKey: .pkce)
         self.additionalParameters = additionalParameters
         self.pushed = try container.decodeIfPresent(PushedAuthorization.self, forKey: .pushed)
+        self.requestObject = try container.decodeIfPresent(String.self, forKey: .requestObject)
     }
 
     /// Encodes the request, its PKCE verifier included: keep the encoding as secret as a token.
@@ -58,6 +59,7 @@ extension AuthorizationRequest: Codable {
         try container.encode(pkce, forKey: .pkce)
         try container.encode(additionalParameters, forKey: .additionalParameters)
         try container.encodeIfPresent(pushed, forKey: .pushed)
+        try container.encodeIfPresent(requestObject, forKey: .requestObject)
     }
 
     /// Whether `value` is what ``init(server:client:scopes:redirectURI:additionalParameters:)``

@@ -13,7 +13,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// The parameters Bearer sets itself; extra parameters can never replace them.
     public static let standardParameterNames: Set<String> = [
         "client_id", "redirect_uri", "response_type", "scope", "state", "nonce", "code_challenge",
-        "code_challenge_method", "request_uri",
+        "code_challenge_method", "request_uri", "request",
     ]
 
     /// The server the request goes to.
@@ -35,6 +35,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// The server's reference to this request once it was pushed (RFC 9126), which ``url`` then
     /// carries instead of the parameters.
     var pushed: PushedAuthorization?
+    /// This request as a signed request object (RFC 9101), when it is sent as one: what is pushed,
+    /// or what ``url`` carries when the request is not pushed.
+    var requestObject: String?
 
     /// Creates a request with fresh `state`, `nonce` and PKCE verifier from the system's secure
     /// generator: what ``AuthSession`` shows an ``AuthorizationAgent``, and what a test of a custom
@@ -141,7 +144,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
 
     /// The URL to open in the browser: the authorization endpoint, with any query it already has
     /// (less parameters Bearer sets itself), followed by ``queryParameters``; for a request pushed
-    /// to the server first (RFC 9126 §4), by `client_id` and the server's `request_uri` alone.
+    /// to the server first (RFC 9126 §4), by `client_id` and the server's `request_uri` alone; for
+    /// a signed request object (RFC 9101 §5) not pushed, by `response_type`, `client_id`, `scope`
+    /// and `request`.
     public var url: URL {
         var components = URLComponents(url: server.authorizationEndpoint, resolvingAgainstBaseURL: false)
         let existing = (components?.percentEncodedQuery ?? "")
@@ -151,7 +156,17 @@ public struct AuthorizationRequest: Sendable, Hashable {
                 return !Self.standardParameterNames.contains(FormEncoding.decode(name))
             }
             .map(String.init)
-        let parameters = pushed.map { [("client_id", client.id), ("request_uri", $0.requestURI)] } ?? queryParameters
+        let parameters: [(name: String, value: String)]
+        if let pushed {
+            parameters = [("client_id", client.id), ("request_uri", pushed.requestURI)]
+        } else if let requestObject {
+            // OpenID Connect Core §6.1 wants response_type and scope outside the object too.
+            parameters =
+                [("response_type", "code"), ("client_id", client.id)]
+                + (scopes.isEmpty ? [] : [("scope", scopes.joined(separator: " "))]) + [("request", requestObject)]
+        } else {
+            parameters = queryParameters
+        }
         let query = (existing + [FormEncoding.encode(parameters)]).joined(separator: "&")
         components?.percentEncodedQuery = query
         return components?.url ?? server.authorizationEndpoint
@@ -166,6 +181,7 @@ extension AuthorizationRequest: RedactedDescription {
     /// The endpoint, client and scopes; never the PKCE verifier.
     public var description: String {
         "AuthorizationRequest(endpoint: \(server.authorizationEndpoint.absoluteString), client: \(client.id), "
-            + "scopes: \(scopes.joined(separator: " ")), pkce: \(pkce)\(pushed == nil ? "" : ", pushed"))"
+            + "scopes: \(scopes.joined(separator: " ")), pkce: \(pkce)\(requestObject == nil ? "" : ", signed")"
+            + "\(pushed == nil ? "" : ", pushed"))"
     }
 }

@@ -79,6 +79,8 @@ extension AuthorizationServer {
         pushedAuthorizationRequestEndpoint =
             document[pushedEndpointName] == nil ? nil : try endpoint(pushedEndpointName)
         requiresPushedAuthorizationRequests = document["require_pushed_authorization_requests"]?.boolValue
+        requiresSignedRequestObjects = document["require_signed_request_object"]?.boolValue
+        requestObjectSigningAlgorithms = Self.strings(document["request_object_signing_alg_values_supported"])
     }
 
     /// The strings of a metadata array, or `nil` when it is absent or not an array.

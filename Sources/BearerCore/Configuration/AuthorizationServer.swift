@@ -48,6 +48,14 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     /// Whether the server accepts authorization requests only when pushed first
     /// (`require_pushed_authorization_requests`, RFC 9126 §5); `nil` when its metadata does not say.
     public var requiresPushedAuthorizationRequests: Bool? = nil
+    /// Whether the server accepts authorization requests only as signed request objects
+    /// (`require_signed_request_object`, RFC 9101 §10.5); `nil` when its metadata does not say.
+    /// Sign-ins then sign them (see ``RequestObjectUse``).
+    public var requiresSignedRequestObjects: Bool? = nil
+    /// The algorithms the server accepts request objects signed with
+    /// (`request_object_signing_alg_values_supported`, OpenID Connect Discovery §3), or `nil` when
+    /// its metadata does not say.
+    public var requestObjectSigningAlgorithms: [String]? = nil
 
     /// Creates a server configuration.
     ///

@@ -60,6 +60,31 @@ extension AuthorizationServerClient {
         return server.isGoogle ? .clientSecretPost : .clientSecretBasic
     }
 
+    /// The key `client` signs with at `server`, from ``clientKeys``.
+    ///
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - server: The server.
+    ///   - use: What the client signs, for errors ("authenticates with private_key_jwt").
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` when no key source is configured;
+    ///   ``BearerError/Kind/proofOfPossession`` when the key cannot be had. Nothing is sent then.
+    func clientKey(of client: Client, at server: AuthorizationServer, for use: String) async throws -> any DPoPKey {
+        guard let clientKeys else {
+            throw BearerError.invalidConfiguration(
+                "The client \(client.id) \(use), but no client key source is configured "
+                    + "(AuthSession.Configuration.clientKeys); configure the key registered for it. Nothing was sent.")
+        }
+        do {
+            return try await clientKeys.key(for: client, at: server)
+        } catch let error as BearerError {
+            throw error
+        } catch {
+            throw BearerError.proofOfPossession(
+                "The key of client \(client.id) could not be had (\(type(of: error))); nothing was sent.",
+                underlyingError: error)
+        }
+    }
+
     /// `request` with `client_assertion_type` and a fresh `client_assertion` by `client` for
     /// `server` added to its form body, signed with the client's key from ``clientKeys``.
     ///
@@ -69,21 +94,7 @@ extension AuthorizationServerClient {
     func signingAssertion(
         _ request: TransportRequest, of client: Client, at server: AuthorizationServer
     ) async throws -> TransportRequest {
-        guard let clientKeys else {
-            throw BearerError.invalidConfiguration(
-                "The client \(client.id) authenticates with private_key_jwt, but no client key source is configured "
-                    + "(AuthSession.Configuration.clientKeys); configure the key registered for it. Nothing was sent.")
-        }
-        let key: any DPoPKey
-        do {
-            key = try await clientKeys.key(for: client, at: server)
-        } catch let error as BearerError {
-            throw error
-        } catch {
-            throw BearerError.proofOfPossession(
-                "The key of client \(client.id) could not be had (\(type(of: error))); nothing was sent.",
-                underlyingError: error)
-        }
+        let key = try await clientKey(of: client, at: server, for: "authenticates with private_key_jwt")
         let assertion = try await ClientAssertion.signed(by: client, for: server, with: key, at: clock.now())
         let fields = FormEncoding.encode([
             ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion),

@@ -7,7 +7,7 @@
 // The pushed authorization request endpoint (RFC 9126).
 extension AuthorizationServerClient {
     /// `request`, pushed to its server first when `use` and the server's metadata say so: the
-    /// request's parameters are POSTed, authenticated as its client, and the answer's `request_uri`
+    /// request's parameters (or its signed request object) are POSTed, authenticated as its client, and the answer's `request_uri`
     /// becomes what the browser carries (see ``AuthorizationRequest/url``). Unchanged when nothing
     /// is to be pushed.
     ///
@@ -24,9 +24,11 @@ extension AuthorizationServerClient {
     ///   a usable `request_uri` or `expires_in`; never a request sent through the browser instead.
     func pushing(_ request: AuthorizationRequest, as use: PushedAuthorizationUse) async throws -> AuthorizationRequest {
         guard let endpoint = try use.endpoint(of: request.server) else { return request }
-        let response = try await postForm(
-            request.queryParameters.map { FormParameter($0.name, $0.value) }, to: endpoint, server: request.server,
-            client: request.client)
+        // A signed request is pushed as its request object alone (RFC 9126 §3).
+        let parameters =
+            request.requestObject.map { [FormParameter("request", $0)] }
+            ?? request.queryParameters.map { FormParameter($0.name, $0.value) }
+        let response = try await postForm(parameters, to: endpoint, server: request.server, client: request.client)
         let object: [String: JSONValue]
         do {
             object = try Self.jsonObject(

@@ -33,6 +33,9 @@ extension AuthSession {
         /// When sign-ins push their authorization requests to the server first (RFC 9126);
         /// ``PushedAuthorizationUse/whenAdvertised`` by default.
         public var pushedAuthorization = PushedAuthorizationUse.whenAdvertised
+        /// When sign-ins send their authorization requests as signed request objects (RFC 9101),
+        /// signed with the key from ``clientKeys``; ``RequestObjectUse/whenRequired`` by default.
+        public var requestObjects = RequestObjectUse.whenRequired
         /// The keys of clients that authenticate with `private_key_jwt`
         /// (``ClientAuthentication/privateKeyJWT``); `nil` by default, which makes such a client's
         /// requests fail before they are sent.

@@ -34,10 +34,11 @@ extension AuthSession {
         tokenParameters: [String: String] = [:],
         clock: WallClock = .system
     ) throws -> PendingSignIn {
-        guard server.requiresPushedAuthorizationRequests != true else {
+        guard server.requiresPushedAuthorizationRequests != true, server.requiresSignedRequestObjects != true else {
             throw BearerError.invalidConfiguration(
-                "\(server.issuer.absoluteString) requires pushed authorization requests (RFC 9126), which this call "
-                    + "cannot send; begin the sign-in with the call that takes a transport. Nothing was sent.")
+                "\(server.issuer.absoluteString) requires pushed authorization requests (RFC 9126) or signed request "
+                    + "objects (RFC 9101), which this call cannot send; begin the sign-in with the call that takes a "
+                    + "transport. Nothing was sent.")
         }
         let request = try AuthorizationRequest(
             server: server, client: client, scopes: scopes, redirectURI: redirectURI,
@@ -80,11 +81,11 @@ extension AuthSession {
         do {
             let request = try await AuthorizationServerClient(
                 transport: transport, clock: clock, configuration: configuration
-            ).pushing(
+            ).preparing(
                 AuthorizationRequest(
                     server: server, client: client, scopes: scopes, redirectURI: redirectURI,
                     additionalParameters: additionalParameters),
-                as: configuration.pushedAuthorization)
+                signing: configuration.requestObjects, pushing: configuration.pushedAuthorization)
             return PendingSignIn(request: request, key: key, createdAt: clock.now(), tokenParameters: tokenParameters)
         } catch {
             throw configuration.rewriteError(error)

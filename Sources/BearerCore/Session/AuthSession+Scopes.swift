@@ -111,11 +111,15 @@ extension AuthSession {
         tokenParameters: [String: String] = [:]
     ) async throws -> ScopeUpgradeOutcome {
         guard
-            let request = try authorizationRequest(
+            let unprepared = try authorizationRequest(
                 adding: scopes, redirectURI: agent.redirectURI, additionalParameters: additionalParameters)
         else { return .alreadyGranted }
+        let request: AuthorizationRequest
         let response: AuthorizationResponse
         do {
+            // Signed and pushed as a first sign-in is (RFC 9101, RFC 9126).
+            request = try await serverClient.preparing(
+                unprepared, signing: configuration.requestObjects, pushing: configuration.pushedAuthorization)
             response = try AuthorizationResponse(redirect: try await agent.present(request), for: request)
         } catch {
             throw configuration.rewriteError(error)

@@ -87,13 +87,13 @@ extension AuthSession {
                 tokenParameters["resource"] = resource.description
             }
             if let proofKey { parameters["dpop_jkt"] = proofKey.record.thumbprint }
-            // Pushed first where the configuration and the server say so (RFC 9126): the browser
-            // then carries only the server's reference to it.
-            let request = try await serverClient.pushing(
+            // Signed (RFC 9101) and pushed first (RFC 9126) where the configuration and the server
+            // say so: the browser then carries only the server's reference to it.
+            let request = try await serverClient.preparing(
                 AuthorizationRequest(
                     server: server, client: client, scopes: scopes, redirectURI: agent.redirectURI,
                     additionalParameters: parameters),
-                as: configuration.pushedAuthorization)
+                signing: configuration.requestObjects, pushing: configuration.pushedAuthorization)
             let redirect = try await agent.present(request)
             let response = try AuthorizationResponse(redirect: redirect, for: request)
             var granted = try await serverClient.exchange(
