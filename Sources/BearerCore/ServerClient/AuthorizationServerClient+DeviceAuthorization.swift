@@ -24,6 +24,7 @@ extension AuthorizationServerClient {
         as client: Client,
         scopes: [String]
     ) async throws -> DeviceAuthorization {
+        try securityProfile.checkDeviceSignIn()
         let (endpoint, parameters) = try DeviceAuthorization.request(at: server, scopes: scopes)
         let response = try await postForm(
             parameters, to: endpoint, server: server, client: client, alwaysSendingClientID: true)

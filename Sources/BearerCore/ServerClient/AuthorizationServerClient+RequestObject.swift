@@ -15,11 +15,23 @@ extension AuthorizationServerClient {
     ///   - signing: When requests are signed.
     ///   - pushing: When requests are pushed.
     /// - Returns: The request to show.
-    /// - Throws: What ``signing(_:as:)`` and ``pushing(_:as:)`` throw; nothing is to be shown then.
+    /// - Throws: What ``checkSignIn(as:at:pushing:)``, ``signing(_:as:)`` and ``pushing(_:as:)``
+    ///   throw; nothing is to be shown then.
     func preparing(
         _ request: AuthorizationRequest, signing: RequestObjectUse, pushing: PushedAuthorizationUse
     ) async throws -> AuthorizationRequest {
-        try await self.pushing(self.signing(request, as: signing), as: pushing)
+        try checkSignIn(as: request.client, at: request.server, pushing: pushing)
+        return try await self.pushing(self.signing(request, as: signing), as: pushing)
+    }
+
+    /// Checks a sign-in as `client` at `server` against the security profile, before anything
+    /// is made or sent for it.
+    ///
+    /// - Throws: ``BearerError/Kind/invalidConfiguration`` naming the rule broken.
+    func checkSignIn(as client: Client, at server: AuthorizationServer, pushing: PushedAuthorizationUse) throws {
+        try securityProfile.checkSignIn(
+            as: client, at: server, pushing: pushing, dpop: dpop, idTokenSignatures: idTokenSignatures,
+            clientKeys: clientKeys)
     }
 
     /// `request`, carrying its signed request object when `use` and the server's metadata say so

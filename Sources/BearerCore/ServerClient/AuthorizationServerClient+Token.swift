@@ -39,6 +39,7 @@ extension AuthorizationServerClient {
         scopes: [String]? = nil,
         additionalParameters: [String: String] = [:]
     ) async throws -> AuthState {
+        try securityProfile.checkGrant(state)
         let request = try state.refreshRequest(
             scopes: scopes, additionalParameters: additionalParameters, at: clock.now())
         let proofKey = try proofKey(of: state)

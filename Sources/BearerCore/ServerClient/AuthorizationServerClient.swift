@@ -32,6 +32,8 @@ public struct AuthorizationServerClient: Sendable {
     let idTokenSignatures: IDTokenSignatureSettings?
     /// The keys of `private_key_jwt` clients; `nil` when none is configured.
     let clientKeys: (any ClientKeySource)?
+    /// The rules requests and sign-ins are held to before they are sent.
+    let securityProfile: SecurityProfile
 
     /// Creates a client.
     ///
@@ -52,6 +54,7 @@ public struct AuthorizationServerClient: Sendable {
         dpop: DPoPSettings?,
         idTokenSignatures: IDTokenSignatureSettings? = nil,
         clientKeys: (any ClientKeySource)? = nil,
+        securityProfile: SecurityProfile = .standard,
         deadline: @escaping @Sendable () -> ContinuousClock.Instant? = { nil }
     ) {
         self.transport = transport
@@ -59,22 +62,24 @@ public struct AuthorizationServerClient: Sendable {
         self.dpop = dpop
         self.idTokenSignatures = idTokenSignatures
         self.clientKeys = clientKeys
+        self.securityProfile = securityProfile
         self.deadline = deadline
     }
 
     /// The client of a session configured with `configuration`: its DPoP settings, its checks of
-    /// ID-token signatures and its client keys.
+    /// ID-token signatures, its client keys and its security profile.
     init(transport: any HTTPTransport, clock: WallClock, configuration: AuthSession.Configuration) {
         self.init(
             transport: transport, clock: clock, dpop: configuration.dpop,
-            idTokenSignatures: configuration.idTokenSignatures, clientKeys: configuration.clientKeys)
+            idTokenSignatures: configuration.idTokenSignatures, clientKeys: configuration.clientKeys,
+            securityProfile: configuration.securityProfile)
     }
 
     /// A client whose requests are given up when `access`'s claim on the session ends.
     func bounded(by access: some ExclusiveSessionAccess) -> AuthorizationServerClient {
         AuthorizationServerClient(
             transport: transport, clock: clock, dpop: dpop, idTokenSignatures: idTokenSignatures,
-            clientKeys: clientKeys
+            clientKeys: clientKeys, securityProfile: securityProfile
         ) { access.exchangeDeadline }
     }
 
@@ -104,6 +109,7 @@ public struct AuthorizationServerClient: Sendable {
         provingWith proofKey: (any DPoPKey)? = nil
     ) async throws -> TransportResponse {
         try EndpointSecurity.check(url, allowingInsecureLoopback: server.allowsInsecureLoopback)
+        try securityProfile.checkRequest(as: client, at: server, clientKeys: clientKeys)
         let request = Self.formPost(
             to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
         let signsAssertions = Self.authenticationMethod(of: client, at: server) == .privateKeyJWT

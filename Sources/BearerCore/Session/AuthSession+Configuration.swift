@@ -40,6 +40,10 @@ extension AuthSession {
         /// (``ClientAuthentication/privateKeyJWT``); `nil` by default, which makes such a client's
         /// requests fail before they are sent.
         public var clientKeys: (any ClientKeySource)?
+        /// The rules sign-ins, refreshes and requests are held to beyond what each setting says;
+        /// ``SecurityProfile/standard`` by default. ``fapi2(clientKeys:)`` makes a configuration
+        /// that keeps ``SecurityProfile/fapi2``'s.
+        public var securityProfile = SecurityProfile.standard
         /// Told when a refresh request is sent and when its outcome is saved or it failed (the
         /// `bearer` tool holds back termination signals in between); `nil` by default.
         @_spi(CommandLine) public var refreshCriticalSection: (any RefreshCriticalSection)?
@@ -65,6 +69,28 @@ extension AuthSession {
             self.refreshLeeway = refreshLeeway
             self.additionalRefreshParameters = additionalRefreshParameters
             self.rewriteError = rewriteError
+        }
+
+        /// A configuration that keeps the FAPI 2.0 Security Profile's client rules
+        /// (``SecurityProfile/fapi2``): every request pushed, tokens bound to a DPoP key with no
+        /// fallback, the client authenticated with `private_key_jwt` by `clientKeys`, and every
+        /// ID token's signature checked, PS256 or ES256 only. `import Bearer`'s entry points fill in
+        /// the platform's DPoP keys and signature verifier, as for any configuration.
+        ///
+        /// ```swift
+        /// let configuration = AuthSession.Configuration.fapi2(clientKeys: StaticClientKey(clientKey))
+        /// ```
+        ///
+        /// - Parameter clientKeys: The key the client registered for `private_key_jwt`.
+        /// - Returns: The configuration.
+        public static func fapi2(clientKeys: any ClientKeySource) -> Configuration {
+            var configuration = Configuration(dpop: DPoPSettings(use: .required))
+            configuration.securityProfile = .fapi2
+            configuration.pushedAuthorization = .required
+            configuration.clientKeys = clientKeys
+            configuration.idTokenSignatures = IDTokenSignatureSettings(
+                requirement: .required, algorithms: SecurityProfile.fapi2Algorithms)
+            return configuration
         }
 
         /// Google APIs: tokens go only to `*.googleapis.com`.

@@ -78,6 +78,7 @@ extension AuthSession {
         do {
             let serverClient = AuthorizationServerClient(
                 transport: transport, clock: clock, configuration: configuration)
+            try serverClient.checkSignIn(as: client, at: server, pushing: configuration.pushedAuthorization)
             // A DPoP sign-in's key is made first, so the code is bound to it too (RFC 9449 §10).
             let proofKey = try await serverClient.newGrantKey(at: server)
             var parameters = additionalParameters
@@ -152,6 +153,7 @@ extension AuthSession {
         do {
             let serverClient = AuthorizationServerClient(
                 transport: transport, clock: clock, configuration: configuration)
+            try configuration.securityProfile.checkDeviceSignIn()
             let proofKey = try await serverClient.newGrantKey(at: server)
             let device = try await serverClient.startDeviceAuthorization(at: server, as: client, scopes: scopes)
             await progress(.codeIssued(device.verification))

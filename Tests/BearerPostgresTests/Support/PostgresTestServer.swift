@@ -53,9 +53,18 @@ final class PostgresTestServer: Sendable {
     /// Starts the stopped server again on the same folder.
     func restart() async throws { try await Self.run(["start", directory.path]) }
 
-    /// Stops the server and deletes its folder.
+    /// Stops the server and deletes its folder, first printing what its log says of connections
+    /// it ended and processes that died, so that a test failing on a lost connection shows why.
     func destroy() async {
         _ = try? await Self.run(["stop", directory.path])
+        if let log = try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8) {
+            let notable = log.split(separator: "\n").filter { line in
+                ["terminat", "was terminated", "crash", "PANIC", "too many clients"].contains { line.contains($0) }
+            }
+            if !notable.isEmpty {
+                print("PostgreSQL test server log, ended connections:\n" + notable.suffix(40).joined(separator: "\n"))
+            }
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
