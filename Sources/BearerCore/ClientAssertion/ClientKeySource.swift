@@ -15,6 +15,8 @@ public protocol ClientKeySource: Sendable {
     ///
     /// - Parameters:
     ///   - client: The client, whose ``Client/authentication`` is ``ClientAuthentication/privateKeyJWT``.
+    ///     Its ``Client/id`` is empty when the key is asked for to register a new client (RFC 7591),
+    ///     whose public half is then sent as the registration's `jwks`.
     ///   - server: The server the assertion is for.
     /// - Returns: The key.
     /// - Throws: When the key cannot be had; nothing is sent then.

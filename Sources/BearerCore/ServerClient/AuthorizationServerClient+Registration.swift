@@ -41,10 +41,12 @@ extension AuthorizationServerClient {
         return (try await register(identity.name, redirectURI: redirectURI, at: server), true)
     }
 
-    /// Registers a public native client named `name` with `redirectURI` at `server` (RFC 7591).
+    /// Registers a native client named `name` with `redirectURI` at `server` (RFC 7591): a public
+    /// client, or where ``clientKeys`` is configured, a `private_key_jwt` client whose `jwks` is
+    /// the public half of the key the source gives.
     ///
     /// - Throws: ``BearerError/Kind/registrationFailed`` when the server takes no registrations,
-    ///   refuses this one, or answers without a usable client.
+    ///   refuses this one, or answers without a usable client; the key source's error when it has no key.
     func register(_ name: String, redirectURI: URL, at server: AuthorizationServer) async throws -> Client {
         guard let endpoint = server.registrationEndpoint else {
             throw BearerError.registrationFailed(
@@ -53,10 +55,14 @@ extension AuthorizationServerClient {
                     + "server's administrator and pass it in the ClientIdentity's clients.")
         }
         try EndpointSecurity.check(endpoint, allowingInsecureLoopback: server.allowsInsecureLoopback)
+        // The client has no ID before it is registered: the source is asked with an empty one.
+        let assertionKey = try await clientKeys?.key(
+            for: Client(id: "", redirectURI: redirectURI, authentication: .privateKeyJWT), at: server
+        ).record.publicKey
         let request = TransportRequest(
             method: .post, url: endpoint,
             headerFields: ["Content-Type": "application/json", "Accept": "application/json"],
-            body: try ClientRegistration.body(name: name, redirectURI: redirectURI))
+            body: try ClientRegistration.body(name: name, redirectURI: redirectURI, assertionKey: assertionKey))
         let response = try await send(request)
         do {
             _ = try Self.jsonObject(from: response, endpointName: "registration endpoint", now: clock.now())
@@ -71,6 +77,7 @@ extension AuthorizationServerClient {
             // A success whose body is not a JSON object holds no client (RFC 7591 §3.2.1).
             throw BearerError.registrationFailed(unreadable.reason, underlyingError: unreadable)
         }
-        return try ClientRegistration.client(from: response.body, redirectURI: redirectURI)
+        return try ClientRegistration.client(
+            from: response.body, redirectURI: redirectURI, askedForAssertions: assertionKey != nil)
     }
 }
