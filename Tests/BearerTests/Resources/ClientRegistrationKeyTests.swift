@@ -9,7 +9,8 @@ import Testing
 /// public half is registered as `jwks`, and the answer must grant the method asked for.
 @Suite("Protected resources: registering a client key")
 struct ClientRegistrationKeyTests {
-    func register(_ replies: [RecordingTransport.Reply], key: any DPoPKey) async throws -> (Client, RecordingTransport) {
+    func register(_ replies: [RecordingTransport.Reply], key: any DPoPKey) async throws -> (Client, RecordingTransport)
+    {
         let transport = RecordingTransport(replies: replies)
         let client = try await AuthorizationServerClient(
             transport: transport, clock: .system, dpop: nil, clientKeys: StaticClientKey(key)
@@ -80,7 +81,8 @@ struct ClientRegistrationKeyTests {
         let transport = RecordingTransport(replies: [ResourceWorld.registered()])
         await #expect(throws: BearerError.self) {
             try await AuthorizationServerClient(transport: transport, clock: .system, dpop: nil, clientKeys: NoKey())
-                .register("Example Agent", redirectURI: ClientRegistrationTests.loopback, at: ClientRegistrationTests.server)
+                .register(
+                    "Example Agent", redirectURI: ClientRegistrationTests.loopback, at: ClientRegistrationTests.server)
         }
         #expect(await transport.requests.isEmpty)
     }
