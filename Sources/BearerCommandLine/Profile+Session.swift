@@ -25,6 +25,8 @@ extension Profile {
         // A DPoP session signs with its own key, found from its record; no sign-in starts here.
         configuration.dpop = DPoPSettings(use: .never, keys: PlatformDPoPKeys())
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
+        // A private_key_jwt client signs its refreshes with the key file it signed in with.
+        configuration.clientKeys = ClientKeyFile(recordedIn: state)
         let session = try await AuthSession.restore(
             key: name,
             from: store,

@@ -12,7 +12,7 @@ _bearer_profiles() {
 _bearer() {
     local cur="${COMP_WORDS[COMP_CWORD]}"
     local prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local commands="login token curl proof status add-scopes logout migrate export help"
+    local commands="login token curl proof status add-scopes client-key logout migrate export help"
     if ((COMP_CWORD == 1)); then
         mapfile -t COMPREPLY < <(compgen -W "$commands --help --version" -- "$cur")
         return
@@ -38,7 +38,7 @@ _bearer() {
             mapfile -t COMPREPLY < <(compgen -c -- "$cur")
             return
             ;;
-        --client-secret-file | --output)
+        --client-secret-file | --client-key-file | --output)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return
             ;;
@@ -50,13 +50,17 @@ _bearer() {
     case "${COMP_WORDS[1]}" in
         login)
             options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device --dpop"
-            options+=" --allow-insecure-loopback --timeout --client-secret-file --allow-host"
+            options+=" --allow-insecure-loopback --timeout --client-secret-file --client-key-file --allow-host"
             ;;
         curl) options+=" --request -X --header -H --data -d" ;;
         proof) options+=" --method --url --nonce" ;;
         status) options+=" --json" ;;
         token) options+=" --min-lifetime" ;;
         add-scopes) options+=" --port --open-with --no-open --no-browser --timeout" ;;
+        client-key)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return
+            ;;
         migrate)
             options+=" --from --force --issuer --google --client-id --allow-insecure-loopback"
             options+=" --client-secret-file --allow-host"

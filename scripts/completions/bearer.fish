@@ -15,7 +15,7 @@ function __bearer_profiles
     end
 end
 
-set -l commands login token curl proof status add-scopes logout migrate export help
+set -l commands login token curl proof status add-scopes client-key logout migrate export help
 complete -c bearer -f
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -l help -d 'show the general help'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
@@ -25,6 +25,7 @@ complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a curl -d 'se
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a proof -d 'print the DPoP headers of one request'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a status -d 'show the user, scopes and expiry'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a add-scopes -d 'ask for more scopes'
+complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a client-key -d 'make a client key, print its public key set'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a logout -d 'revoke the grant and remove the session'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a migrate -d 'import a legacy session'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a export -d 'write the session in another format'
@@ -40,6 +41,8 @@ complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l google -d '
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l client-id -x -d 'the client ID'
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l allow-insecure-loopback -d 'allow plain http on loopback'
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l client-secret-file -r -F -d 'a file holding the client secret'
+complete -c bearer -n "__fish_seen_subcommand_from login" -l client-key-file -r -F -d 'the key of a private_key_jwt client'
+complete -c bearer -n "__fish_seen_subcommand_from client-key" -F
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l allow-host -x -d 'another host that may receive tokens'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l client-secret -x -d 'the client secret'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l scope -x -d 'the scopes to ask for'

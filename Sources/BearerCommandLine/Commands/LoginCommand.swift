@@ -7,7 +7,7 @@ import Foundation
 enum LoginCommand: Command {
     static let spec = CommandSpec(
         name: "login",
-        valueOptions: ServerOptions.valueOptions.union(SignInOptions.valueOptions).union(["scope"]),
+        valueOptions: ServerOptions.valueOptions.union(SignInOptions.valueOptions).union(["scope", "client-key-file"]),
         repeatable: ServerOptions.repeatable,
         flags: ServerOptions.flags.union(SignInOptions.flags).union(["device", "dpop"]),
         positionals: 0...1,
@@ -17,11 +17,12 @@ enum LoginCommand: Command {
     static let summary = "sign in through the browser (loopback redirect) or with --device"
 
     static let help = """
-        usage: bearer login (--issuer URL | --google) --client-id ID [--client-secret-file FILE] --scope "A B …"
+        usage: bearer login (--issuer URL | --google) --client-id ID [--client-secret-file FILE | --client-key-file FILE]
+                            --scope "A B …"
                             [--profile NAME] \(SignInOptions.usage)
                             [--device] [--dpop] [--allow-insecure-loopback] [--allow-host HOST]…
-               bearer login RESOURCE-URL [--scope "A B …"] [--issuer URL --client-id ID] [--profile NAME]
-                            \(SignInOptions.usage) [--dpop] [--allow-insecure-loopback]
+               bearer login RESOURCE-URL [--scope "A B …"] [--issuer URL --client-id ID] [--client-key-file FILE]
+                            [--profile NAME] \(SignInOptions.usage) [--dpop] [--allow-insecure-loopback]
 
         Signs in and saves the session with its server and client settings in the profile.
 
@@ -48,7 +49,9 @@ enum LoginCommand: Command {
 
         A confidential client's secret is read from --client-secret-file FILE (its first line) or
         $BEARER_CLIENT_SECRET; --client-secret S also works but shows the secret to every local
-        user in the process list.
+        user in the process list. A client registered with a key instead (private_key_jwt, RFC 7523)
+        signs in with --client-key-file FILE, the key bearer client-key made; the profile remembers
+        the file for its refreshes.
 
         Tokens go only to the issuer's host (Google: *.googleapis.com) and to each --allow-host
         HOST (repeatable; *.example.com for subdomains), which is saved with the profile.
@@ -65,8 +68,8 @@ enum LoginCommand: Command {
         let scopes = Scopes.parse(scopeText)
         _ = try SignInOptions.timeout(arguments, command: "login")
         let port = try SignInOptions.port(arguments, command: "login")
-        let server = try await ServerOptions.server(arguments, environment, command: "login")
         let client = try ServerOptions.client(arguments, environment, command: "login")
+        let server = try await ServerOptions.server(arguments, environment, command: "login")
         let allowedHosts = try AllowedHosts.given(arguments, command: "login")
         let console = environment.console
 
@@ -74,6 +77,8 @@ enum LoginCommand: Command {
         var configuration = AuthSession.Configuration.recommended(for: server)
         configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
+        let keyFile = try ServerOptions.clientKeyFile(arguments, command: "login")
+        configuration.clientKeys = keyFile
         let session: AuthSession
         if arguments.has("device") {
             guard !arguments.has("no-browser") else {
@@ -111,6 +116,7 @@ enum LoginCommand: Command {
         var state = await session.state
         let remembered = state
         AllowedHosts.record(allowedHosts, in: &state)
+        keyFile?.record(in: &state)
         if !arguments.has("device") { SignInOptions.record(port: port, given: arguments, in: &state) }
         if state != remembered { try await session.replace(with: state) }
         let user = state.user?.email ?? state.user?.subject ?? "an unnamed user"

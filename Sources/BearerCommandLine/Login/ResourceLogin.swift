@@ -43,6 +43,8 @@ enum ResourceLogin {
         var configuration = AuthSession.Configuration()
         configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
+        let keyFile = try ServerOptions.clientKeyFile(arguments, command: "login")
+        configuration.clientKeys = keyFile
         let identity = try await identity(
             arguments, environment, resource: resource, allowingInsecureLoopback: insecureLoopback)
         let session = try await AuthSession.signIn(
@@ -50,11 +52,11 @@ enum ResourceLogin {
             challenge: nil, allowingInsecureLoopback: insecureLoopback, transport: environment.transport,
             clock: environment.clock, configuration: configuration)
         var state = await session.state
+        let remembered = state
         // The registered redirect URI's port, which add-scopes must listen on again.
-        if let port = state.client.redirectURI?.port {
-            state.metadata[SignInOptions.portMetadataKey] = String(port)
-            try await session.replace(with: state)
-        }
+        if let port = state.client.redirectURI?.port { state.metadata[SignInOptions.portMetadataKey] = String(port) }
+        keyFile?.record(in: &state)
+        if state != remembered { try await session.replace(with: state) }
         let console = environment.console
         console.say("Signed in to \(state.resource?.description.printable ?? target) (profile \(profile.name)).")
         console.say("Authorization server: \(state.server.issuer.absoluteString.printable)")
@@ -91,7 +93,9 @@ enum ResourceLogin {
                 command: "login")
         }
         let client = try ServerOptions.client(arguments, environment, command: "login")
-        return ClientIdentity(name: clientName, clients: [issuer: Client(id: client.id, secret: client.secret)])
+        return ClientIdentity(
+            name: clientName,
+            clients: [issuer: Client(id: client.id, secret: client.secret, authentication: client.authentication)])
     }
 
     /// `--port`, else the port of the profile's earlier session of this resource, whose

@@ -3,7 +3,8 @@ import Bearer
 import Foundation
 
 /// `--issuer URL | --google`, `--client-id`, the client secret (`--client-secret-file FILE`,
-/// `$BEARER_CLIENT_SECRET` or `--client-secret`), `--allow-insecure-loopback` and `--allow-host`.
+/// `$BEARER_CLIENT_SECRET` or `--client-secret`) or key (`--client-key-file FILE`, which only
+/// `login` takes), `--allow-insecure-loopback` and `--allow-host`.
 enum ServerOptions {
     static let valueOptions: Set<String> = ["issuer", "client-id", "client-secret", "client-secret-file"]
     static let repeatable: Set<String> = ["allow-host"]
@@ -65,7 +66,27 @@ enum ServerOptions {
         guard let id = arguments.value("client-id"), !id.isEmpty else {
             throw UsageError("--client-id is required.", command: command)
         }
+        if try clientKeyFile(arguments, command: command) != nil {
+            return Client(id: id, redirectURI: redirect, authentication: .privateKeyJWT)
+        }
         return Client(id: id, secret: try secret(arguments, environment, command: command), redirectURI: redirect)
+    }
+
+    /// The key file `--client-key-file FILE` names, read once so that a bad one fails before the
+    /// sign-in starts; `nil` without the option. Its client authenticates with `private_key_jwt`.
+    ///
+    /// - Throws: ``UsageError`` when a client secret is given too; the file's error when it holds no usable key.
+    static func clientKeyFile(_ arguments: ParsedArguments, command: String) throws -> ClientKeyFile? {
+        guard let path = arguments.value("client-key-file") else { return nil }
+        guard arguments.value("client-secret-file") == nil, arguments.value("client-secret") == nil else {
+            throw UsageError(
+                "Give either --client-key-file or a client secret, not both: a client authenticates one way.",
+                command: command)
+        }
+        guard !path.isEmpty else { throw UsageError("--client-key-file needs a file.", command: command) }
+        let file = ClientKeyFile(path: path)
+        _ = try file.read()
+        return file
     }
 
     /// The client secret: from `--client-secret-file FILE` or `--client-secret S`, else from

@@ -1,16 +1,18 @@
 #if canImport(FoundationEssentials)
-    import FoundationEssentials
+    public import FoundationEssentials
 #else
-    import Foundation
+    public import Foundation
 #endif
 
 /// Base64url without padding (RFC 4648 §5), as PKCE (RFC 7636 §3) and JWTs (RFC 7515 §2) use it.
-@_spi(Testing) @_spi(Benchmarks) public enum Base64URL {
+@_spi(Testing) @_spi(Benchmarks) @_spi(CommandLine) public enum Base64URL {
     /// Encodes `bytes` as base64url without `=` padding.
     ///
     /// - Parameter bytes: The bytes to encode.
     /// - Returns: The encoded text, using `A–Z a–z 0–9 - _` only.
-    @_spi(Testing) @_spi(Benchmarks) public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    @_spi(Testing) @_spi(Benchmarks) @_spi(CommandLine) public static func encode(_ bytes: some Sequence<UInt8>)
+        -> String
+    {
         let input = Array(bytes)
         var output = [UInt8]()
         output.reserveCapacity((input.count * 4 + 2) / 3)
@@ -46,7 +48,8 @@
     ///
     /// - Parameter text: The encoded text.
     /// - Returns: The decoded bytes, or `nil` when `text` is not base64.
-    static func decode(_ text: some StringProtocol) -> Data? {
+    @_spi(Testing) @_spi(Benchmarks) @_spi(CommandLine) public static func decode(_ text: some StringProtocol) -> Data?
+    {
         var standard = ""
         standard.reserveCapacity(text.utf8.count + 3)
         for character in text.unicodeScalars {

@@ -64,17 +64,22 @@ enum POSIXFile {
     /// The file is opened without following a link and without blocking, so a FIFO planted as
     /// the session file cannot hang the reader; the folder's trust and the file's type, owner and
     /// mode are checked before a byte is read, so anything but a private regular file is refused.
-    static func readSecret(at path: String) throws -> Data? {
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - kind: What the file holds, for messages: `"session"` or `"key"`.
+    static func readSecret(at path: String, holding kind: String = "session") throws -> Data? {
         // O_NOFOLLOW refuses a symbolic link (ELOOP) and O_NONBLOCK keeps a FIFO from blocking the
         // open; fstat below refuses anything but a regular file before a byte is read.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let remedy = kind == "session" ? " and sign in again" : ""
         if descriptor < 0 {
             if errno == ENOENT { return nil }
             if errno == ELOOP {
-                throw BearerError.insecureStorage("\(path) is a symbolic link; session files must be regular files.")
+                throw BearerError.insecureStorage("\(path) is a symbolic link; \(kind) files must be regular files.")
             }
             if errno == ENXIO || errno == EOPNOTSUPP {  // a socket, or a device without its driver
-                throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
+                throw BearerError.insecureStorage("\(path) is not a regular file; move it away\(remedy).")
             }
             throw failure("open", path)
         }
@@ -84,13 +89,13 @@ enum POSIXFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure("inspect", path) }
         guard (status.st_mode & mode_t(S_IFMT)) == mode_t(S_IFREG) else {
-            throw BearerError.insecureStorage("\(path) is not a regular file; move it away and sign in again.")
+            throw BearerError.insecureStorage("\(path) is not a regular file; move it away\(remedy).")
         }
-        try checkOwner(status, of: path, what: "The session file", user: user)
+        try checkOwner(status, of: path, what: "The \(kind) file", user: user)
         guard status.st_mode & 0o077 == 0 else {
             throw BearerError.insecureStorage(
                 "\(path) can be read or written by other users (mode \(String(status.st_mode & 0o777, radix: 8))). "
-                    + "Run: chmod 600 '\(path)' — and consider the session compromised if others could read it."
+                    + "Run: chmod 600 '\(path)' — and consider the \(kind) compromised if others could read it."
             )
         }
         // Read straight into the result, sized one byte past the file as it was (a session is a

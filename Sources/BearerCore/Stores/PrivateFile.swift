@@ -32,4 +32,18 @@
         let directory = url.deletingLastPathComponent().path
         try POSIXFile.writeAtomically(data, to: url.path, directory: directory.isEmpty ? "." : directory)
     }
+
+    /// Reads a file that only its owner, the current user, may read or write, such as a client's
+    /// key, without following a link; `nil` when it does not exist.
+    ///
+    /// - Parameters:
+    ///   - url: The file.
+    ///   - kind: What it holds, for messages (`"key"`).
+    /// - Returns: Its contents.
+    /// - Throws: ``BearerError/Kind/insecureStorage`` for a link, a file that is not regular, or one
+    ///   that others can read or write or own, naming the command that fixes it;
+    ///   ``BearerError/Kind/storageFailure`` when it cannot be read.
+    @_spi(Internals) public static func read(_ url: URL, holding kind: String) throws -> Data? {
+        try POSIXFile.readSecret(at: url.path, holding: kind)
+    }
 }
