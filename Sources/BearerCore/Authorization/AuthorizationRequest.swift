@@ -113,6 +113,14 @@ public struct AuthorizationRequest: Sendable, Hashable {
         self.additionalParameters = additionalParameters
     }
 
+    /// The same request with new `state`, `nonce` and PKCE verifier, neither signed nor pushed:
+    /// what is pushed again when this one's reference expired.
+    func renewed() throws -> AuthorizationRequest {
+        try AuthorizationRequest(
+            server: server, client: client, scopes: scopes, redirectURI: redirectURI,
+            additionalParameters: additionalParameters)
+    }
+
     /// The checks of a request, made when it is created and when it is decoded.
     static func check(server: AuthorizationServer, scopes: [String], additionalParameters: [String: String]) throws {
         try server.checkSecure(server.authorizationEndpoint)

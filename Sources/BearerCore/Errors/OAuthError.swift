@@ -32,6 +32,9 @@ public struct OAuthError: Error, Sendable, Hashable {
 
         /// `invalid_request` (RFC 6749 §4.1.2.1, §5.2).
         public static let invalidRequest: Code = "invalid_request"
+        /// `invalid_request_uri` (RFC 9101 §7.1): the `request_uri` of a pushed or referenced
+        /// request is not, or no longer, good.
+        public static let invalidRequestURI: Code = "invalid_request_uri"
         /// `invalid_client` (RFC 6749 §5.2).
         public static let invalidClient: Code = "invalid_client"
         /// `invalid_grant` (RFC 6749 §5.2): the code or refresh token is invalid, expired or revoked.

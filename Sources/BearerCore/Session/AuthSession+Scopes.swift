@@ -117,10 +117,10 @@ extension AuthSession {
         let request: AuthorizationRequest
         let response: AuthorizationResponse
         do {
-            // Signed and pushed as a first sign-in is (RFC 9101, RFC 9126).
-            request = try await serverClient.preparing(
-                unprepared, signing: configuration.requestObjects, pushing: configuration.pushedAuthorization)
-            response = try AuthorizationResponse(redirect: try await agent.present(request), for: request)
+            // Signed and pushed as a first sign-in is (RFC 9101, RFC 9126), and pushed again as it is.
+            (request, response) = try await serverClient.presenting(
+                unprepared, with: agent, signing: configuration.requestObjects,
+                pushing: configuration.pushedAuthorization)
         } catch {
             throw configuration.rewriteError(error)
         }

@@ -90,13 +90,11 @@ extension AuthSession {
             if let proofKey { parameters["dpop_jkt"] = proofKey.record.thumbprint }
             // Signed (RFC 9101) and pushed first (RFC 9126) where the configuration and the server
             // say so: the browser then carries only the server's reference to it.
-            let request = try await serverClient.preparing(
+            let (request, response) = try await serverClient.presenting(
                 AuthorizationRequest(
                     server: server, client: client, scopes: scopes, redirectURI: agent.redirectURI,
                     additionalParameters: parameters),
-                signing: configuration.requestObjects, pushing: configuration.pushedAuthorization)
-            let redirect = try await agent.present(request)
-            let response = try AuthorizationResponse(redirect: redirect, for: request)
+                with: agent, signing: configuration.requestObjects, pushing: configuration.pushedAuthorization)
             var granted = try await serverClient.exchange(
                 response, for: request, additionalParameters: tokenParameters, provingWith: proofKey)
             granted.resource = resource
