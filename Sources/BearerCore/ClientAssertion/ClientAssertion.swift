@@ -35,14 +35,17 @@ public enum ClientAssertion {
     ///
     /// - Parameters:
     ///   - client: The client.
-    ///   - server: The server, whose issuer is the audience.
+    ///   - server: The server, whose issuer is the audience unless `audience` is given.
+    ///   - audience: The endpoint URL named as the audience instead
+    ///     (``ClientAssertionAudience/endpoint``); `nil` for the issuer.
     ///   - key: The ES256 key.
     ///   - now: The time of issue.
     ///   - identifier: The `jti`; random unless given.
     /// - Returns: The compact JWS.
     /// - Throws: ``BearerError/Kind/proofOfPossession`` when the key cannot sign.
     @_spi(Benchmarks) public static func signed(
-        by client: Client, for server: AuthorizationServer, with key: any DPoPKey, at now: Date,
+        by client: Client, for server: AuthorizationServer, audience: String? = nil, with key: any DPoPKey,
+        at now: Date,
         identifier: String = DPoPProof.randomIdentifier()
     ) async throws -> String {
         let header = Base64URL.encode(
@@ -51,7 +54,7 @@ public enum ClientAssertion {
         let clientID = DPoPProof.quoted(client.id)
         let payload =
             #"{"iss":"# + clientID + #","sub":"# + clientID + #","aud":"#
-            + DPoPProof.quoted(server.issuer.absoluteString) + #","jti":"# + DPoPProof.quoted(identifier)
+            + DPoPProof.quoted(audience ?? server.issuer.absoluteString) + #","jti":"# + DPoPProof.quoted(identifier)
             + #","iat":"# + String(issuedAt) + #","exp":"# + String(issuedAt + Int64(lifetime)) + "}"
         return try await JWSSigning.compact(
             encodedHeader: header, payload: payload, signedBy: key, purpose: "a client assertion")

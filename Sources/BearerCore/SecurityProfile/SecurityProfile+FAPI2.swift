@@ -41,7 +41,8 @@ extension SecurityProfile {
         pushing: PushedAuthorizationUse,
         dpop: DPoPSettings?,
         idTokenSignatures: IDTokenSignatureSettings?,
-        clientKeys: (any ClientKeySource)?
+        clientKeys: (any ClientKeySource)?,
+        assertionAudience: ClientAssertionAudience = .issuer
     ) throws {
         guard self == .fapi2 else { return }
         if pushing == .never {
@@ -72,7 +73,7 @@ extension SecurityProfile {
                     + "only (dpop_signing_alg_values_supported), and Bearer signs them with ES256",
                 fix: "ask its operator to accept ES256")
         }
-        try checkRequest(as: client, at: server, clientKeys: clientKeys)
+        try checkRequest(as: client, at: server, clientKeys: clientKeys, assertionAudience: assertionAudience)
         if !server.sendsIssuerInAuthorizationResponse {
             throw Self.refusal(
                 .issuerInAuthorizationResponse,
@@ -105,7 +106,8 @@ extension SecurityProfile {
     ///
     /// - Throws: ``BearerError/Kind/invalidConfiguration`` naming the rule broken.
     func checkRequest(
-        as client: Client, at server: AuthorizationServer, clientKeys: (any ClientKeySource)?
+        as client: Client, at server: AuthorizationServer, clientKeys: (any ClientKeySource)?,
+        assertionAudience: ClientAssertionAudience = .issuer
     ) throws {
         guard self == .fapi2 else { return }
         let method = AuthorizationServerClient.authenticationMethod(of: client, at: server)
@@ -118,6 +120,11 @@ extension SecurityProfile {
             throw Self.refusal(
                 .clientAuthentication, "no client key source is configured (Configuration.clientKeys)",
                 fix: "configure the key the client registered, such as StaticClientKey")
+        }
+        if assertionAudience != .issuer {
+            throw Self.refusal(
+                .clientAuthentication, "Configuration.clientAssertionAudience is .endpoint",
+                fix: "set it to .issuer: assertions must name the issuer alone")
         }
     }
 

@@ -95,7 +95,9 @@ extension AuthorizationServerClient {
         _ request: TransportRequest, of client: Client, at server: AuthorizationServer
     ) async throws -> TransportRequest {
         let key = try await clientKey(of: client, at: server, for: "authenticates with private_key_jwt")
-        let assertion = try await ClientAssertion.signed(by: client, for: server, with: key, at: clock.now())
+        let audience = clientAssertionAudience == .endpoint ? Self.endpointAudience(of: request.url) : nil
+        let assertion = try await ClientAssertion.signed(
+            by: client, for: server, audience: audience, with: key, at: clock.now())
         let fields = FormEncoding.encode([
             ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion),
         ])
@@ -103,5 +105,16 @@ extension AuthorizationServerClient {
         let body = signed.body ?? Data()
         signed.body = body + Data(((body.isEmpty ? "" : "&") + fields).utf8)
         return signed
+    }
+
+    /// The endpoint URL an assertion sent to `url` names with ``ClientAssertionAudience/endpoint``:
+    /// `url` without its query and fragment.
+    static func endpointAudience(of url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.query = nil
+        components.fragment = nil
+        return components.url?.absoluteString ?? url.absoluteString
     }
 }

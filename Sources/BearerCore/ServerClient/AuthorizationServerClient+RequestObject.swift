@@ -31,7 +31,7 @@ extension AuthorizationServerClient {
     func checkSignIn(as client: Client, at server: AuthorizationServer, pushing: PushedAuthorizationUse) throws {
         try securityProfile.checkSignIn(
             as: client, at: server, pushing: pushing, dpop: dpop, idTokenSignatures: idTokenSignatures,
-            clientKeys: clientKeys)
+            clientKeys: clientKeys, assertionAudience: clientAssertionAudience)
     }
 
     /// `request`, carrying its signed request object when `use` and the server's metadata say so

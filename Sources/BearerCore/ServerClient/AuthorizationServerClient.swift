@@ -32,6 +32,8 @@ public struct AuthorizationServerClient: Sendable {
     let idTokenSignatures: IDTokenSignatureSettings?
     /// The keys of `private_key_jwt` clients; `nil` when none is configured.
     let clientKeys: (any ClientKeySource)?
+    /// What those clients' assertions name as their audience.
+    let clientAssertionAudience: ClientAssertionAudience
     /// The rules requests and sign-ins are held to before they are sent.
     let securityProfile: SecurityProfile
 
@@ -54,6 +56,7 @@ public struct AuthorizationServerClient: Sendable {
         dpop: DPoPSettings?,
         idTokenSignatures: IDTokenSignatureSettings? = nil,
         clientKeys: (any ClientKeySource)? = nil,
+        clientAssertionAudience: ClientAssertionAudience = .issuer,
         securityProfile: SecurityProfile = .standard,
         deadline: @escaping @Sendable () -> ContinuousClock.Instant? = { nil }
     ) {
@@ -62,16 +65,18 @@ public struct AuthorizationServerClient: Sendable {
         self.dpop = dpop
         self.idTokenSignatures = idTokenSignatures
         self.clientKeys = clientKeys
+        self.clientAssertionAudience = clientAssertionAudience
         self.securityProfile = securityProfile
         self.deadline = deadline
     }
 
     /// The client of a session configured with `configuration`: its DPoP settings, its checks of
-    /// ID-token signatures, its client keys and its security profile.
+    /// ID-token signatures, its client keys and their assertions' audience, and its security profile.
     init(transport: any HTTPTransport, clock: WallClock, configuration: AuthSession.Configuration) {
         self.init(
             transport: transport, clock: clock, dpop: configuration.dpop,
             idTokenSignatures: configuration.idTokenSignatures, clientKeys: configuration.clientKeys,
+            clientAssertionAudience: configuration.clientAssertionAudience,
             securityProfile: configuration.securityProfile)
     }
 
@@ -79,7 +84,7 @@ public struct AuthorizationServerClient: Sendable {
     func bounded(by access: some ExclusiveSessionAccess) -> AuthorizationServerClient {
         AuthorizationServerClient(
             transport: transport, clock: clock, dpop: dpop, idTokenSignatures: idTokenSignatures,
-            clientKeys: clientKeys, securityProfile: securityProfile
+            clientKeys: clientKeys, clientAssertionAudience: clientAssertionAudience, securityProfile: securityProfile
         ) { access.exchangeDeadline }
     }
 
@@ -109,7 +114,8 @@ public struct AuthorizationServerClient: Sendable {
         provingWith proofKey: (any DPoPKey)? = nil
     ) async throws -> TransportResponse {
         try EndpointSecurity.check(url, allowingInsecureLoopback: server.allowsInsecureLoopback)
-        try securityProfile.checkRequest(as: client, at: server, clientKeys: clientKeys)
+        try securityProfile.checkRequest(
+            as: client, at: server, clientKeys: clientKeys, assertionAudience: clientAssertionAudience)
         let request = Self.formPost(
             to: url, parameters: parameters, as: client, at: server, alwaysSendingClientID: alwaysSendingClientID)
         let signsAssertions = Self.authenticationMethod(of: client, at: server) == .privateKeyJWT

@@ -40,6 +40,9 @@ extension AuthSession {
         /// (``ClientAuthentication/privateKeyJWT``); `nil` by default, which makes such a client's
         /// requests fail before they are sent.
         public var clientKeys: (any ClientKeySource)?
+        /// The audience (`aud`) of the client assertions signed with ``clientKeys``:
+        /// ``ClientAssertionAudience/issuer`` by default.
+        public var clientAssertionAudience = ClientAssertionAudience.issuer
         /// The rules sign-ins, refreshes and requests are held to beyond what each setting says;
         /// ``SecurityProfile/standard`` by default. ``fapi2(clientKeys:)`` makes a configuration
         /// that keeps ``SecurityProfile/fapi2``'s.

@@ -122,6 +122,30 @@ struct ClientAssertionTests {
         #expect(Set(retried).count == 2, "the retry carries a new jti")
     }
 
+    @Test("With the endpoint audience, each assertion names the URL it is sent to: the push's and the token endpoint's")
+    func endpointAudience() async throws {
+        let key = try await PlatformDPoPKeys().makeKey()
+        var configuration = Self.configuration(keys: StaticClientKey(key))
+        configuration.clientAssertionAudience = .endpoint
+        let transport = RecordingTransport(replies: [PushedAuthorizationTests.pushedAnswer])
+        let agent = RecordingURLAgent(transport) { _ in [PushedAuthorizationTests.tokens] }
+        _ = try await AuthSession.signIn(
+            to: PushedAuthorizationTests.server(), as: Self.client, scopes: ["email"], using: agent,
+            store: InMemorySessionStore(), transport: transport, clock: .fixed(Fixtures.epoch),
+            configuration: configuration)
+        let requests = await transport.requests
+        #expect(requests.map(\.url) == [PushedAuthorizationTests.parURL, Fixtures.server.tokenEndpoint])
+        let audiences = try requests.map { try Self.assertion(of: $0).claims["aud"] }
+        #expect(
+            audiences == [
+                .string(PushedAuthorizationTests.parURL.absoluteString),
+                .string(Fixtures.server.tokenEndpoint.absoluteString),
+            ])
+        #expect(
+            AuthorizationServerClient.endpointAudience(of: Fixtures.url("https://auth.example.com/revoke?x=1#f"))
+                == "https://auth.example.com/revoke")
+    }
+
     @Test("A private_key_jwt client with a secret never sends the secret")
     func secretNeverSent() async throws {
         var client = Self.client

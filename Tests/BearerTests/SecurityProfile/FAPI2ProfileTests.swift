@@ -111,6 +111,9 @@ struct FAPI2ProfileTests {
             client = Fixtures.confidentialClient
         },
         Breach(name: "no client key source", rule: .clientAuthentication) { c, _, _ in c.clientKeys = nil },
+        Breach(name: "assertions naming the endpoint", rule: .clientAuthentication) { c, _, _ in
+            c.clientAssertionAudience = .endpoint
+        },
         Breach(name: "a server not promising iss", rule: .issuerInAuthorizationResponse) { _, s, _ in
             s.sendsIssuerInAuthorizationResponse = false
         },
