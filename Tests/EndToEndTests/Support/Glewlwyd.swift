@@ -2,7 +2,7 @@ import Bearer
 import Foundation
 import Testing
 
-@_spi(Testing) @testable import BearerCore
+@_spi(Testing) @_spi(Migration) @testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -65,6 +65,8 @@ actor ObservingTransport: HTTPTransport {
         var hadProof: Bool
         var proofNonce: String?
         var proofIdentifier: String?
+        /// The names of the form body's parameters (never their values).
+        var formParameterNames: Set<String>
     }
 
     private(set) var exchanges: [Exchange] = []
@@ -86,7 +88,9 @@ actor ObservingTransport: HTTPTransport {
             Exchange(
                 method: request.method.rawValue, path: request.url.path, status: response.status,
                 hadProof: request.headerFields["DPoP"] != nil, proofNonce: claims?["nonce"]?.stringValue,
-                proofIdentifier: claims?["jti"]?.stringValue))
+                proofIdentifier: claims?["jti"]?.stringValue,
+                formParameterNames: Set(
+                    FormEncoding.decodePairs(String(decoding: request.body ?? Data(), as: UTF8.self)).map(\.name))))
     }
 
     /// The exchanges with paths ending in `suffix`.

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Configures a fresh glewlwyd 2.7 through its admin API for the DPoP end-to-end tests.
 
-    configure.py BASE_URL        e.g. http://127.0.0.1:4593 (glewlwyd's external_url)
+    configure.py BASE_URL                        e.g. http://127.0.0.1:4593 (glewlwyd's external_url)
+    configure.py rotate-key BASE_URL INSTANCE    gives INSTANCE a new signing key, as an operator would
 
 Run by scripts/glewlwyd-server start, against the database it has just created from Debian's
 schema. It signs in as the schema's administrator and, only through the admin API:
@@ -11,7 +12,11 @@ schema. It signs in as the schema's administrator and, only through the admin AP
 - creates the OpenID Connect plugin instance `oidc` with a signing key generated for this run
   (DPoP with mandatory nonces, RFC 9207 `iss`, one-time refresh tokens, PAR, resource
   indicators, dynamic registration), and a second instance `oidcpar`, the same but with pushed
-  authorization requests required and a key of its own;
+  authorization requests required and a key of its own, and a third, `oidcsigned`, that also takes
+  signed request objects (RFC 9101) and clients that authenticate with their registered keys
+  (`private_key_jwt`), with a key of its own;
+- adds the client properties `jwks` and `token_endpoint_auth_method`, which registration
+  (RFC 7591) stores for such clients;
 - adds the user alice and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`;
 - checks that the discovery document advertises DPoP.
 
@@ -40,6 +45,8 @@ TEST_PASSWORD = "alice-test-password"
 PLUGIN = "oidc"
 # The instance that accepts only pushed authorization requests (RFC 9126).
 PAR_REQUIRED_PLUGIN = "oidcpar"
+# The instance that takes signed request objects and private_key_jwt clients.
+SIGNED_CLIENTS_PLUGIN = "oidcsigned"
 DPOP_PROPERTY = "dpop_bound_access_tokens"
 SCOPES = ["openid", "email", "api.read"]
 # A resource (RFC 8707) that the scope api.read may name.
@@ -85,8 +92,14 @@ def signing_key():
     return private, public
 
 
-def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=False):
+def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=False, signed_clients=False):
     private, public = signing_key()
+    signed = {
+        # Request objects (RFC 9101) are verified with the client's registered `jwks`, and so are
+        # client assertions (private_key_jwt).
+        "request-parameter-allow": True,
+        "client-jwks-parameter": "jwks",
+    } if signed_clients else {}
     return {
         "iss": f"{base_url}/api/{name}",
         "jwt-type": "rsa",
@@ -149,14 +162,16 @@ def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=
         "oauth-rar-allowed": False,
         "oauth-fapi-allow-jarm": False,
         "allowed-scope": SCOPES,
+        **signed,
     }
 
 
-def add_client_property(admin, name):
-    """The database client backend keeps only the properties of its data-format."""
+def add_client_property(admin, name, **form):
+    """The database client backend keeps only the properties of its data-format; `convert="jwks"`
+    keeps a JSON value (a key set) as JSON."""
     module = admin.call("GET", "/api/mod/client/database")
     parameters = module["parameters"]
-    parameters.setdefault("data-format", {})[name] = {"multiple": False, "read": True, "write": True}
+    parameters.setdefault("data-format", {})[name] = {"multiple": False, "read": True, "write": True, **form}
     admin.call("PUT", "/api/mod/client/database", {
         "display_name": module.get("display_name", "Database backend"),
         "parameters": parameters,
@@ -166,9 +181,33 @@ def add_client_property(admin, name):
     admin.call("PUT", "/api/mod/client/database/reset")
 
 
+def rotate_key(base_url, instance):
+    """Gives `instance` a new signing key through the admin API: its parameters are stored, then
+    take effect with the reset. Its key set then publishes the new key alone."""
+    admin = Admin(base_url)
+    try:
+        admin.call("POST", "/api/auth/", {"username": ADMIN_USER, "password": ADMIN_PASSWORD})
+        plugin = admin.call("GET", f"/api/mod/plugin/{instance}")
+        private, public = signing_key()
+        plugin["parameters"]["key"] = private
+        plugin["parameters"]["cert"] = public
+        admin.call("PUT", f"/api/mod/plugin/{instance}", {
+            "module": plugin["module"], "name": instance, "display_name": plugin.get("display_name", instance),
+            "enabled": True, "parameters": plugin["parameters"],
+        })
+        admin.call("PUT", f"/api/mod/plugin/{instance}/reset")
+        say(f"plugin instance {instance} has a new signing key")
+        return 0
+    except (Failure, urllib.error.URLError, OSError, ValueError, KeyError) as error:
+        say(f"failed: {error}")
+        return 1
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "rotate-key":
+        return rotate_key(sys.argv[2].rstrip("/"), sys.argv[3])
     if len(sys.argv) != 2:
-        print("usage: configure.py BASE_URL", file=sys.stderr)
+        print("usage: configure.py BASE_URL | configure.py rotate-key BASE_URL INSTANCE", file=sys.stderr)
         return 2
     base_url = sys.argv[1].rstrip("/")
     access_token_seconds = int(os.environ.get("BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS") or 3600)
@@ -182,7 +221,9 @@ def main():
         say("signed in as the administrator")
 
         add_client_property(admin, DPOP_PROPERTY)
-        say(f"client property {DPOP_PROPERTY} added to the data-format")
+        add_client_property(admin, "jwks", convert="jwks")
+        add_client_property(admin, "token_endpoint_auth_method", multiple=True)
+        say(f"client properties {DPOP_PROPERTY}, jwks and token_endpoint_auth_method added to the data-format")
 
         existing = {scope["name"] for scope in admin.call("GET", "/api/scope/?limit=100")}
         for scope in SCOPES:
@@ -205,6 +246,12 @@ def main():
                 base_url, access_token_seconds, name=PAR_REQUIRED_PLUGIN, par_required=True),
         })
         say(f"plugin instance {PAR_REQUIRED_PLUGIN} created, with pushed authorization requests required")
+        admin.call("POST", "/api/mod/plugin/", {
+            "module": "oidc", "name": SIGNED_CLIENTS_PLUGIN, "display_name": "OpenID Connect (signed clients)",
+            "enabled": True, "parameters": plugin_parameters(
+                base_url, access_token_seconds, name=SIGNED_CLIENTS_PLUGIN, signed_clients=True),
+        })
+        say(f"plugin instance {SIGNED_CLIENTS_PLUGIN} created, with request objects and private_key_jwt clients")
 
         admin.call("POST", "/api/user/", {
             "username": TEST_USER, "name": "Alice Example", "email": "alice@example.com",
