@@ -113,7 +113,7 @@ extension DPoPEndToEndTests {
             #expect(await session.state.user?.email == "alice@example.com")
         }
 
-        @Test("glewlwyd refuses an assertion whose audience is the issuer at its PAR endpoint: 401, nothing shown or saved")
+        @Test("glewlwyd refuses an assertion naming the issuer at its PAR endpoint: 401, nothing shown or saved")
         func issuerAudienceRefused() async throws {
             let server = try await Self.server()
             let key = try await PlatformDPoPKeys().makeKey()
