@@ -63,21 +63,31 @@ struct ClientKeyFile: ClientKeySource {
     /// - Throws: as ``read()`` does, for a file that is there.
     func existingKey() throws -> (any DPoPKey)? {
         guard let data = try PrivateFile.read(url, holding: "key") else { return nil }
-        guard data.count <= Self.maximumSize,
-            let fields = try? JSONDecoder().decode([String: JSONValue].self, from: data),
+        return try Self.key(in: data, named: url.path)
+    }
+
+    /// The key a key file's contents hold: a private P-256 JWK.
+    ///
+    /// - Parameters:
+    ///   - data: The file's contents.
+    ///   - path: The file's path, for messages.
+    /// - Throws: ``ToolFailure`` for anything else, naming the file but none of its contents.
+    static func key(in data: Data, named path: String) throws -> any DPoPKey {
+        guard data.count <= maximumSize,
+            let fields = try? JSONDecoder().decodeRefusingDeepNesting([String: JSONValue].self, from: data),
             fields["kty"] == "EC", fields["crv"] == "P-256",
-            let x = fields["x"]?.stringValue.flatMap(Self.bytes), let y = fields["y"]?.stringValue.flatMap(Self.bytes),
-            let scalar = fields["d"]?.stringValue.flatMap(Self.bytes)
+            let x = fields["x"]?.stringValue.flatMap(bytes), let y = fields["y"]?.stringValue.flatMap(bytes),
+            let scalar = fields["d"]?.stringValue.flatMap(bytes)
         else {
             throw ToolFailure(
-                "The client key file \(url.path.printable) is not a private P-256 JSON Web Key "
+                "The client key file \(path.printable) is not a private P-256 JSON Web Key "
                     + "(kty EC, crv P-256, x, y and d); create a key with `bearer client-key NEW-FILE`.")
         }
         do {
             return try PlatformDPoPKeys().key(privateScalar: scalar, publicKey: try DPoPPublicKey(x: x, y: y))
         } catch {
             throw ToolFailure(
-                "The client key file \(url.path.printable) holds a private key that does not match its public "
+                "The client key file \(path.printable) holds a private key that does not match its public "
                     + "key (x, y), or is not a P-256 key; create a key with `bearer client-key NEW-FILE`.")
         }
     }
