@@ -27,6 +27,7 @@ extension Profile {
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
         // A private_key_jwt client signs its refreshes with the key file it signed in with.
         configuration.clientKeys = ClientKeyFile(recordedIn: state)
+        configuration.clientAssertionAudience = ClientKeyFile.audience(recordedIn: state)
         let session = try await AuthSession.restore(
             key: name,
             from: store,

@@ -157,5 +157,62 @@ extension DPoPEndToEndTests {
             #expect(await transport.exchanges(toPathEnding: "/jwks").count == 2, "fetched again once, for the new kid")
             #expect(await second.state.user?.email == "alice@example.com")
         }
+
+        @Test(
+            "The tool: client-key prints a key set to register, login --client-key-file signs in, and token refreshes with it"
+        )
+        func tool() async throws {
+            let server = try await Self.server()
+            let tool = BearerTool()
+            defer { tool.cleanUp() }
+            try FileManager.default.createDirectory(at: tool.configDirectory, withIntermediateDirectories: true)
+            let keyFile = tool.configDirectory.appendingPathComponent("client-key.json").path
+            let made = try await tool.run(["client-key", keyFile])
+            try #require(made.status == 0, "client-key failed: \(made.stderr)")
+
+            // The user registers the printed key set with the server (here by RFC 7591, as an operator's portal would).
+            let keySet = try JSONDecoder().decode(JSONValue.self, from: made.stdout)
+            let registration = try JSONEncoder().encode([
+                "client_name": JSONValue.string("bearer tool, signed-client test"),
+                "redirect_uris": .array([.string("http://127.0.0.1:\(Self.port)/callback")]),
+                "grant_types": .array([.string("authorization_code"), .string("refresh_token")]),
+                "token_endpoint_auth_method": .string("private_key_jwt"), "jwks": keySet,
+            ])
+            let endpoint = try #require(server.registrationEndpoint)
+            let answer = try await TestServer.transport.send(
+                TransportRequest(
+                    method: .post, url: endpoint, headerFields: ["Content-Type": "application/json"], body: registration
+                ))
+            try #require(answer.status == 200, "registration answered \(answer.status)")
+            let clientID = try #require(
+                try JSONDecoder().decode([String: JSONValue].self, from: answer.body)["client_id"]?.stringValue)
+
+            let login = try await tool.run([
+                "login", "--issuer", server.issuer.absoluteString, "--allow-insecure-loopback", "--client-id", clientID,
+                "--client-key-file", keyFile, "--assertion-audience", "endpoint", "--scope", "openid email", "--port",
+                String(Self.port), "--open-with", try Browser.command,
+            ])
+            try #require(login.status == 0, "login failed: \(login.stderr)")
+            let signedIn = try #require(try await tool.store.load(key: "default"))
+            #expect(signedIn.client.authentication == .privateKeyJWT && signedIn.client.secret == nil)
+
+            var stale = signedIn
+            stale.accessTokenExpiresAt = Date(timeIntervalSince1970: 0)
+            try await tool.store.save(stale, key: "default")
+            let token = try await tool.run(["token"])
+            #expect(token.status == 0, "token failed: \(token.stderr)")
+            let refreshed = try #require(try await tool.store.load(key: "default"))
+            #expect(
+                refreshed.accessToken != signedIn.accessToken, "the refresh, signed with the key file, was accepted")
+            #expect(token.output == (refreshed.accessToken?.value ?? "-") + "\n")
+
+            let scalar = try #require(
+                try JSONDecoder().decode(
+                    [String: JSONValue].self, from: Data(contentsOf: URL(fileURLWithPath: keyFile)))[
+                        "d"]?.stringValue)
+            for output in [made.output, made.stderr, login.output, login.stderr, token.stderr] {
+                #expect(!output.contains(scalar), "the private key is never printed")
+            }
+        }
     }
 }

@@ -30,6 +30,10 @@ _bearer() {
             mapfile -t COMPREPLY < <(compgen -W "gtmoauth2 gtmappauth adc" -- "$cur")
             return
             ;;
+        --assertion-audience)
+            mapfile -t COMPREPLY < <(compgen -W "issuer endpoint" -- "$cur")
+            return
+            ;;
         --request | -X)
             mapfile -t COMPREPLY < <(compgen -W "GET POST PUT PATCH DELETE HEAD" -- "$cur")
             return
@@ -50,7 +54,7 @@ _bearer() {
     case "${COMP_WORDS[1]}" in
         login)
             options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device --dpop"
-            options+=" --allow-insecure-loopback --timeout --client-secret-file --client-key-file --allow-host"
+            options+=" --allow-insecure-loopback --timeout --client-secret-file --client-key-file --assertion-audience --allow-host"
             ;;
         curl) options+=" --request -X --header -H --data -d" ;;
         proof) options+=" --method --url --nonce" ;;

@@ -42,6 +42,7 @@ complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l client-id -
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l allow-insecure-loopback -d 'allow plain http on loopback'
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l client-secret-file -r -F -d 'a file holding the client secret'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l client-key-file -r -F -d 'the key of a private_key_jwt client'
+complete -c bearer -n "__fish_seen_subcommand_from login" -l assertion-audience -x -a 'issuer endpoint' -d 'what the client assertions name as their audience'
 complete -c bearer -n "__fish_seen_subcommand_from client-key" -F
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l allow-host -x -d 'another host that may receive tokens'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l client-secret -x -d 'the client secret'

@@ -7,7 +7,9 @@ import Foundation
 enum LoginCommand: Command {
     static let spec = CommandSpec(
         name: "login",
-        valueOptions: ServerOptions.valueOptions.union(SignInOptions.valueOptions).union(["scope", "client-key-file"]),
+        valueOptions: ServerOptions.valueOptions.union(SignInOptions.valueOptions).union([
+            "scope", "client-key-file", "assertion-audience",
+        ]),
         repeatable: ServerOptions.repeatable,
         flags: ServerOptions.flags.union(SignInOptions.flags).union(["device", "dpop"]),
         positionals: 0...1,
@@ -18,11 +20,11 @@ enum LoginCommand: Command {
 
     static let help = """
         usage: bearer login (--issuer URL | --google) --client-id ID [--client-secret-file FILE | --client-key-file FILE]
-                            --scope "A B …"
+                            [--assertion-audience issuer|endpoint] --scope "A B …"
                             [--profile NAME] \(SignInOptions.usage)
                             [--device] [--dpop] [--allow-insecure-loopback] [--allow-host HOST]…
                bearer login RESOURCE-URL [--scope "A B …"] [--issuer URL --client-id ID] [--client-key-file FILE]
-                            [--profile NAME] \(SignInOptions.usage) [--dpop] [--allow-insecure-loopback]
+                            [--assertion-audience issuer|endpoint] [--profile NAME] \(SignInOptions.usage) [--dpop] [--allow-insecure-loopback]
 
         Signs in and saves the session with its server and client settings in the profile.
 
@@ -51,7 +53,9 @@ enum LoginCommand: Command {
         $BEARER_CLIENT_SECRET; --client-secret S also works but shows the secret to every local
         user in the process list. A client registered with a key instead (private_key_jwt, RFC 7523)
         signs in with --client-key-file FILE, the key bearer client-key made; the profile remembers
-        the file for its refreshes.
+        the file for its refreshes. Its assertions name the issuer as their audience, as FAPI 2.0
+        asks; --assertion-audience endpoint names each endpoint's URL instead, for a server that
+        accepts nothing else (glewlwyd 2.7).
 
         Tokens go only to the issuer's host (Google: *.googleapis.com) and to each --allow-host
         HOST (repeatable; *.example.com for subdomains), which is saved with the profile.
@@ -69,6 +73,8 @@ enum LoginCommand: Command {
         _ = try SignInOptions.timeout(arguments, command: "login")
         let port = try SignInOptions.port(arguments, command: "login")
         let client = try ServerOptions.client(arguments, environment, command: "login")
+        let keyFile = try ServerOptions.clientKeyFile(arguments, command: "login")
+        let audience = try ServerOptions.assertionAudience(arguments, command: "login")
         let server = try await ServerOptions.server(arguments, environment, command: "login")
         let allowedHosts = try AllowedHosts.given(arguments, command: "login")
         let console = environment.console
@@ -77,8 +83,8 @@ enum LoginCommand: Command {
         var configuration = AuthSession.Configuration.recommended(for: server)
         configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
-        let keyFile = try ServerOptions.clientKeyFile(arguments, command: "login")
         configuration.clientKeys = keyFile
+        configuration.clientAssertionAudience = audience
         let session: AuthSession
         if arguments.has("device") {
             guard !arguments.has("no-browser") else {
@@ -116,7 +122,7 @@ enum LoginCommand: Command {
         var state = await session.state
         let remembered = state
         AllowedHosts.record(allowedHosts, in: &state)
-        keyFile?.record(in: &state)
+        keyFile?.record(audience: audience, in: &state)
         if !arguments.has("device") { SignInOptions.record(port: port, given: arguments, in: &state) }
         if state != remembered { try await session.replace(with: state) }
         let user = state.user?.email ?? state.user?.subject ?? "an unnamed user"

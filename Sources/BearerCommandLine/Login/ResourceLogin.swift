@@ -45,6 +45,8 @@ enum ResourceLogin {
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
         let keyFile = try ServerOptions.clientKeyFile(arguments, command: "login")
         configuration.clientKeys = keyFile
+        let audience = try ServerOptions.assertionAudience(arguments, command: "login")
+        configuration.clientAssertionAudience = audience
         let identity = try await identity(
             arguments, environment, resource: resource, allowingInsecureLoopback: insecureLoopback)
         let session = try await AuthSession.signIn(
@@ -55,7 +57,7 @@ enum ResourceLogin {
         let remembered = state
         // The registered redirect URI's port, which add-scopes must listen on again.
         if let port = state.client.redirectURI?.port { state.metadata[SignInOptions.portMetadataKey] = String(port) }
-        keyFile?.record(in: &state)
+        keyFile?.record(audience: audience, in: &state)
         if state != remembered { try await session.replace(with: state) }
         let console = environment.console
         console.say("Signed in to \(state.resource?.description.printable ?? target) (profile \(profile.name)).")

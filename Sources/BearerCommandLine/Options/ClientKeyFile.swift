@@ -11,6 +11,8 @@ import Foundation
 struct ClientKeyFile: ClientKeySource {
     /// Where a profile saves the key file's path.
     static let metadataKey = "bearer.clientKeyFile"
+    /// Where a profile saves that its assertions name the endpoint (`--assertion-audience endpoint`).
+    static let audienceMetadataKey = "bearer.assertionAudience"
     /// Larger files are not one key but a mistake.
     static let maximumSize = 8_192
 
@@ -28,9 +30,16 @@ struct ClientKeyFile: ClientKeySource {
         self.init(path: path)
     }
 
-    /// Saves the file's path in `state`, so that the profile's refreshes sign with the same key.
-    func record(in state: inout AuthState) {
+    /// Saves the file's path and the assertions' audience in `state`, so that the profile's
+    /// refreshes sign with the same key for the same audience.
+    func record(audience: ClientAssertionAudience, in state: inout AuthState) {
         state.metadata[Self.metadataKey] = url.path
+        state.metadata[Self.audienceMetadataKey] = audience == .endpoint ? "endpoint" : nil
+    }
+
+    /// The audience saved in `state`.
+    static func audience(recordedIn state: AuthState) -> ClientAssertionAudience {
+        state.metadata[audienceMetadataKey] == "endpoint" ? .endpoint : .issuer
     }
 
     /// The key in the file, whatever the client and server.

@@ -89,6 +89,27 @@ enum ServerOptions {
         return file
     }
 
+    /// What `--assertion-audience issuer|endpoint` names as the audience of the client's
+    /// assertions: the issuer unless `endpoint` is given, for a server that accepts nothing else.
+    ///
+    /// - Throws: ``UsageError`` for another value, or without `--client-key-file`.
+    static func assertionAudience(_ arguments: ParsedArguments, command: String) throws -> ClientAssertionAudience {
+        switch arguments.value("assertion-audience") {
+        case nil, "issuer"?:
+            return .issuer
+        case "endpoint"?:
+            guard arguments.value("client-key-file") != nil else {
+                throw UsageError(
+                    "--assertion-audience is for a client that signs assertions; give --client-key-file too.",
+                    command: command)
+            }
+            return .endpoint
+        case let other?:
+            throw UsageError(
+                "--assertion-audience is issuer (the default) or endpoint, not \"\(other)\".", command: command)
+        }
+    }
+
     /// The client secret: from `--client-secret-file FILE` or `--client-secret S`, else from
     /// `$BEARER_CLIENT_SECRET`; `nil` for a public client.
     ///

@@ -131,6 +131,45 @@ struct ClientKeyCommandTests {
         #expect(!FileManager.default.fileExists(atPath: path), "login never makes a key")
     }
 
+    @Test("--assertion-audience takes issuer or endpoint, and endpoint only with a key file, before any request")
+    func audienceOption() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        let base = ["login", "--issuer", "https://auth.example.com", "--client-id", "tool", "--scope", "email"]
+        let (alone, aloneOutput) = await fixture.run(base + ["--assertion-audience", "endpoint"])
+        #expect(alone == 64 && aloneOutput.stderr.contains("--client-key-file"), "\(aloneOutput.stderr)")
+        let path = try fixture.file("a", Data()).replacingOccurrences(of: "/a", with: "/key.json")
+        _ = await fixture.run(["client-key", path])
+        let (other, otherOutput) = await fixture.run(
+            base + ["--client-key-file", path, "--assertion-audience", "token-endpoint"])
+        #expect(other == 64 && otherOutput.stderr.contains("issuer (the default) or endpoint"), "\(otherOutput.stderr)")
+        #expect(await fixture.transport.requests.isEmpty)
+    }
+
+    @Test("A profile saved with the endpoint audience refreshes with an assertion naming the token endpoint")
+    func recordedAudience() async throws {
+        let refreshed = RecordingTransport.Reply.json(
+            200, #"{"access_token":"cli-access-2","token_type":"Bearer","expires_in":3600}"#)
+        let fixture = CommandFixture(replies: [refreshed])
+        defer { fixture.removeAll() }
+        let path = try fixture.file("a", Data()).replacingOccurrences(of: "/a", with: "/key.json")
+        _ = await fixture.run(["client-key", path])
+        var state = try CommandFixture.session()
+        state.client.authentication = .privateKeyJWT
+        state.accessTokenExpiresAt = Date(timeIntervalSince1970: 1_800_000_010)
+        state.metadata["bearer.clientKeyFile"] = path
+        state.metadata["bearer.assertionAudience"] = "endpoint"
+        try await fixture.store.save(state, key: "default")
+        let (status, output) = await fixture.run(["token"])
+        #expect(status == 0, "\(output.stderr)")
+        let request = try #require(await fixture.transport.requests.first)
+        let items = URLComponents(string: "?" + String(decoding: request.body ?? Data(), as: UTF8.self))?.queryItems
+        let assertion = try #require(items?.first { $0.name == "client_assertion" }?.value)
+        let payload = try #require(assertion.split(separator: ".").dropFirst().first.flatMap { Base64URL.decode($0) })
+        let claims = try object(String(decoding: payload, as: UTF8.self))
+        #expect(claims["aud"] == .string(state.server.tokenEndpoint.absoluteString))
+    }
+
     @Test("A profile signed in with a key file refreshes with an assertion signed by that key")
     func refreshSignsWithTheFile() async throws {
         let refreshed = RecordingTransport.Reply.json(
