@@ -66,7 +66,8 @@ enum ServerOptions {
         guard let id = arguments.value("client-id"), !id.isEmpty else {
             throw UsageError("--client-id is required.", command: command)
         }
-        if try clientKeyFile(arguments, command: command) != nil {
+        // The key file itself is read and checked once, by clientKeyFile(_:command:).
+        if arguments.value("client-key-file") != nil {
             return Client(id: id, redirectURI: redirect, authentication: .privateKeyJWT)
         }
         return Client(id: id, secret: try secret(arguments, environment, command: command), redirectURI: redirect)
