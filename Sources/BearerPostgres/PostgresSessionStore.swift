@@ -32,7 +32,7 @@
 ///   database like a password store, and connect with `sslmode=verify-full`.
 public struct PostgresSessionStore: SessionStore {
     /// The schema version this release writes and reads.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The table holding the sessions, as the app spelled it.
     public let table: String
@@ -107,10 +107,18 @@ public struct PostgresSessionStore: SessionStore {
     }
 
     /// The session in a row of ``StoreStatements/load``; `nil` when there is none.
+    /// A row whose `ended_at` is set (the provider ended the session) reads as needing a new sign-in.
     func decode(_ row: [Data?]?, key: String) async throws -> AuthState? {
-        guard let row, row.count == 2, let bytes = row[0], let flag = row[1] else { return nil }
+        guard let row, row.count == 3, let bytes = row[0], let flag = row[1] else { return nil }
         let plaintext = try await opened(bytes, isSealed: flag.first == 1, key: key)
-        return try AuthState(encoded: plaintext)
+        let state = try AuthState(encoded: plaintext)
+        return isEnded(row) ? state.endedAtProvider() : state
+    }
+
+    /// Whether a row of ``StoreStatements/load`` was ended by the provider.
+    func isEnded(_ row: [Data?]?) -> Bool {
+        guard let row, row.count == 3 else { return false }
+        return row[2]?.first == 1
     }
 
     /// The keys of the saved sessions, sorted by their UTF-8 bytes.

@@ -38,6 +38,8 @@
         /// The app group whose shared container holds the locks, if the sessions are shared with
         /// other processes (a widget, an extension).
         public let appGroup: String?
+        /// The logout tokens this store value accepted (see ``BackChannelLogoutStore``).
+        let seenLogoutTokens = SeenLogoutTokens()
 
         /// Creates a store.
         ///

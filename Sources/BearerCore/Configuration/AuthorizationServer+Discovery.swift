@@ -81,6 +81,8 @@ extension AuthorizationServer {
         requiresPushedAuthorizationRequests = document["require_pushed_authorization_requests"]?.boolValue
         requiresSignedRequestObjects = document["require_signed_request_object"]?.boolValue
         requestObjectSigningAlgorithms = Self.strings(document["request_object_signing_alg_values_supported"])
+        // Unusable, it is left out: signing out then ends the local session only, and says so.
+        endSessionEndpoint = optionalEndpoint("end_session_endpoint")
     }
 
     /// The strings of a metadata array, or `nil` when it is absent or not an array.

@@ -56,6 +56,10 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     /// (`request_object_signing_alg_values_supported`, OpenID Connect Discovery §3), or `nil` when
     /// its metadata does not say.
     public var requestObjectSigningAlgorithms: [String]? = nil
+    /// Where the provider ends the user's session when the app signs out
+    /// (`end_session_endpoint`, OpenID Connect RP-Initiated Logout 1.0 §2.1), or `nil` when it
+    /// offers none; see ``AuthSession/signOut(atProviderUsing:postLogoutRedirectURI:)``.
+    public var endSessionEndpoint: URL? = nil
 
     /// Creates a server configuration.
     ///

@@ -198,6 +198,19 @@ extension BearerError {
             line: line)
     }
 
+    /// A logout token failed a check of its claims; see ``Kind/invalidLogoutToken``.
+    ///
+    /// - Parameters:
+    ///   - reason: What was refused; never include a token.
+    ///   - file: The file that made the error.
+    ///   - line: The line that made the error.
+    /// - Returns: The error.
+    public static func invalidLogoutToken(_ reason: String, file: String = #fileID, line: UInt = #line)
+        -> BearerError
+    {
+        BearerError(kind: .invalidLogoutToken, reason: reason, retryAfter: nil, underlyingError: nil, file: file, line: line)
+    }
+
     /// The session holds no ID token that is still valid: the server issued none (no `openid`
     /// scope) or stopped sending one with refreshes.
     ///

@@ -26,6 +26,7 @@ extension BearerError {
             case resourceMismatch
             case registrationFailed
             case invalidSignature
+            case invalidLogoutToken
         }
 
         private let base: Base
@@ -127,5 +128,9 @@ extension BearerError {
         /// `x5u`, `x5c`), none of its issuer's published keys fits it, or the signature is wrong.
         /// Nothing in the token was trusted; a new grant that came with it was revoked.
         public static let invalidSignature = Kind(.invalidSignature)
+
+        /// A logout token failed a check of OpenID Connect Back-Channel Logout 1.0 §2.6 (its
+        /// `typ`, `iss`, `aud`, times, `events`, `nonce`, `jti`, `sid` or `sub`); no session was ended.
+        public static let invalidLogoutToken = Kind(.invalidLogoutToken)
     }
 }

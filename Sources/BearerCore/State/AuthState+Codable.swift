@@ -33,6 +33,7 @@ extension AuthState: Codable {
         case accessTokenType = "tokenType"
         case dpopKey
         case resource
+        case providerSessionID
     }
 
     private struct StoredRejection: Codable {
@@ -83,6 +84,7 @@ extension AuthState: Codable {
                 grantedScopes: try container.decode([String].self, forKey: .grantedScopes),
                 requestedScopes: try container.decodeIfPresent([String].self, forKey: .requestedScopes) ?? [],
                 user: try container.decodeIfPresent(User.self, forKey: .user),
+                providerSessionID: try container.decodeIfPresent(String.self, forKey: .providerSessionID),
                 signInRequiredError: storedError.map {
                     OAuthError(
                         code: OAuthError.Code(rawValue: $0.code),
@@ -157,6 +159,7 @@ extension AuthState: Codable {
         try container.encode(grantedScopes, forKey: .grantedScopes)
         try container.encode(requestedScopes, forKey: .requestedScopes)
         try container.encodeIfPresent(user, forKey: .user)
+        try container.encodeIfPresent(providerSessionID, forKey: .providerSessionID)
         try container.encodeIfPresent(
             signInRequiredError.map {
                 StoredError(

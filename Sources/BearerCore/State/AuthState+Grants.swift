@@ -77,6 +77,7 @@ extension AuthState {
             grantedScopes: tokenResponse.scopes ?? requestedScopes,
             requestedScopes: requestedScopes,
             user: tokenResponse.idToken.map { User(claims: $0.claims) },
+            providerSessionID: tokenResponse.idToken?.claims.sessionID,
             additionalParameters: tokenResponse.additionalParameters
         )
     }
@@ -202,6 +203,7 @@ extension AuthState {
                 }
                 next.idToken = idToken
                 next.user = User(claims: idToken.claims)
+                next.providerSessionID = idToken.claims.sessionID ?? next.providerSessionID
                 return next
             } catch {
                 next.idTokenRejection =

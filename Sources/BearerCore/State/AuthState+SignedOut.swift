@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 extension AuthState {
     /// This session without its tokens, as a signed-out session keeps it.
     func forgettingTokens() -> AuthState {
@@ -6,5 +12,20 @@ extension AuthState {
         state.refreshToken = nil
         state.idToken = nil
         return state
+    }
+}
+
+extension AuthState {
+    /// This session as one the provider ended (OpenID Connect Back-Channel Logout 1.0): needing a
+    /// new sign-in (`login_required` without an HTTP status, naming where the user signed out), its
+    /// tokens kept so that a disconnect still revokes them. A session already marked keeps its mark.
+    @_spi(Fleet) public func endedAtProvider() -> AuthState {
+        guard signInRequiredError == nil else { return self }
+        var ended = self
+        ended.signInRequiredError = OAuthError(
+            code: .loginRequired,
+            errorDescription: "The user signed out at \(String(server.issuer.absoluteString.printable.prefix(120))) "
+                + "(back-channel logout); sign in again.")
+        return ended
     }
 }

@@ -104,6 +104,13 @@ public struct AuthState: Sendable, Hashable {
         get { storage.fields.user }
         set { fields.user = newValue }
     }
+    /// The provider's session the grant came from: the `sid` of the sign-in's ID token (OpenID
+    /// Connect Back-Channel Logout 1.0 §2.1), kept across refreshes, so that a logout token naming
+    /// it ends this session (see ``BackChannelLogout``); `nil` when the server sent none.
+    public var providerSessionID: String? {
+        get { storage.fields.providerSessionID }
+        set { fields.providerSessionID = newValue }
+    }
     /// Set when the grant is gone: the user must sign in again. Sticky: saved with the session and
     /// cleared only by a new sign-in. It is the server's `invalid_grant` (or another error that
     /// requires a sign-in), `invalid_grant` without an HTTP status when the refresh token's
@@ -153,6 +160,7 @@ public struct AuthState: Sendable, Hashable {
         var grantedScopes: [String]
         var requestedScopes: [String]
         var user: User?
+        var providerSessionID: String?
         var signInRequiredError: OAuthError?
         var additionalParameters: [String: JSONValue]
         var metadata: [String: String]
@@ -189,6 +197,7 @@ public struct AuthState: Sendable, Hashable {
     ///   - grantedScopes: The granted scopes.
     ///   - requestedScopes: The requested scopes.
     ///   - user: The user.
+    ///   - providerSessionID: The provider's session the grant came from (`sid`).
     ///   - signInRequiredError: Set when the user must sign in again.
     ///   - additionalParameters: Other token-response fields.
     ///   - metadata: Values kept for other formats.
@@ -209,6 +218,7 @@ public struct AuthState: Sendable, Hashable {
         grantedScopes: [String] = [],
         requestedScopes: [String] = [],
         user: User? = nil,
+        providerSessionID: String? = nil,
         signInRequiredError: OAuthError? = nil,
         additionalParameters: [String: JSONValue] = [:],
         metadata: [String: String] = [:],
@@ -231,6 +241,7 @@ public struct AuthState: Sendable, Hashable {
                 grantedScopes: grantedScopes,
                 requestedScopes: requestedScopes,
                 user: user,
+                providerSessionID: providerSessionID,
                 signInRequiredError: signInRequiredError,
                 additionalParameters: additionalParameters,
                 metadata: metadata,

@@ -44,6 +44,8 @@ public struct FileSessionStore: SessionStore {
     /// for (`bearer token` never does).
     private let givenDirectory: URL?
     private let locks = AsyncKeyedLock()
+    /// The logout tokens this store accepted (see ``BackChannelLogoutStore``).
+    let seenLogoutTokens = SeenLogoutTokens()
 
     /// Creates a store in `directory`, which is created (mode 0700) on the first save.
     ///

@@ -12,6 +12,8 @@ public actor InMemorySessionStore: SessionStore, PendingSignInStore {
     private var items: [String: Data] = [:]
     private var pendingSignIns: [String: Data] = [:]
     private let locks = AsyncKeyedLock()
+    /// The logout tokens this store accepted (see ``BackChannelLogoutStore``).
+    let seenLogoutTokens = SeenLogoutTokens()
 
     /// Creates an empty store.
     public init() {}

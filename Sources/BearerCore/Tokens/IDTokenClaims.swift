@@ -34,6 +34,9 @@ public struct IDTokenClaims: Sendable, Hashable {
     public var picture: URL?
     /// `hd`: the Google Workspace domain of the account, absent for a consumer account.
     public var hostedDomain: String?
+    /// `sid`: the provider's session this token came from (OpenID Connect Back-Channel Logout 1.0
+    /// §2.1), which a logout token names when the user signs out there.
+    public var sessionID: String?
     /// Every claim, as it came.
     var all: [String: JSONValue]
 
@@ -85,6 +88,7 @@ public struct IDTokenClaims: Sendable, Hashable {
         self.familyName = json["family_name"]?.stringValue
         self.picture = json["picture"]?.stringValue.flatMap(Self.webAddress)
         self.hostedDomain = json["hd"]?.stringValue
+        self.sessionID = json["sid"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         self.all = json
     }
 

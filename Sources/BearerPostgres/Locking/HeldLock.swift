@@ -30,6 +30,8 @@ final class HeldLock: @unchecked Sendable {
         /// The row's session as this holder last read or wrote it (`.some(nil)`: no row); `nil`
         /// until it has. Nothing else writes the row while the lock or the lease is held.
         var knownCopy: AuthState??
+        /// Whether the row was ended by the provider (`ended_at`) when this holder last read it.
+        var copyWasEnded = false
     }
 
     private let lock = Lock()
@@ -68,6 +70,12 @@ final class HeldLock: @unchecked Sendable {
     var knownCopy: AuthState?? {
         get { lock.withLock { state.knownCopy } }
         set { lock.withLock { state.knownCopy = newValue } }
+    }
+
+    /// Whether the row was ended by the provider when this holder last read it.
+    var copyWasEnded: Bool {
+        get { lock.withLock { state.copyWasEnded } }
+        set { lock.withLock { state.copyWasEnded = newValue } }
     }
 
     /// When the lease, as far as this holder knows, ends.

@@ -30,13 +30,14 @@ struct LockStatements: Sendable {
     let renew: String
     /// Clears owner `$2`'s lease of row `$1`.
     let clear: String
-    /// Saves state `$2`, sealed `$3`, into row `$1` while owner `$4`'s lease of it is live;
-    /// answers a row when it did.
+    /// Saves state `$2`, sealed `$3`, with its ``SessionColumns`` `$5`…`$8`, into row `$1` while
+    /// owner `$4`'s lease of it is live, clearing `ended_at` when `$9`; answers a row when it did.
     let saveUnderLease: String
-    /// Writes row `$1` with state `$2`, sealed `$3`, and owner `$4`'s lease for the interval `$5`:
-    /// the save of a lock's holder, which leases a row it creates.
+    /// Writes row `$1` with state `$2`, sealed `$3`, owner `$4`'s lease for the interval `$5`, and
+    /// its ``SessionColumns`` `$6`…`$9`, clearing `ended_at` when `$10`: the save of a lock's holder,
+    /// which leases a row it creates.
     let saveHoldingLock: String
-    /// Inserts row `$1` with state `$2`, sealed `$3`, unless another row is there (a row with the
+    /// Inserts row `$1` with state `$2`, sealed `$3` and its ``SessionColumns`` `$4`…`$7`, unless another row is there (a row with the
     /// same state counts as this save, made by an attempt whose answer was lost); answers a row
     /// when it is saved.
     let insertUnlessPresent: String
@@ -70,19 +71,24 @@ struct LockStatements: Sendable {
             WHERE key = $1::text AND lease_owner = $2::text
             """
         saveUnderLease = """
-            UPDATE \(name) SET state = $2::bytea, sealed = $3::boolean, updated_at = now()
+            UPDATE \(name) SET state = $2::bytea, sealed = $3::boolean, updated_at = now(),
+                \(Self.columnsFrom(5)), ended_at = CASE WHEN $9::boolean THEN NULL ELSE ended_at END
             WHERE key = $1::text AND lease_owner = $4::text AND \(live) RETURNING 1
             """
         saveHoldingLock = """
-            INSERT INTO \(name) AS row (key, state, sealed, updated_at, lease_owner, lease_taken_at, lease_until)
+            INSERT INTO \(name) AS row (key, state, sealed, updated_at, lease_owner, lease_taken_at, lease_until,
+                issuer, client_id, subject, provider_session)
             VALUES ($1::text, $2::bytea, $3::boolean, now(), $4::text, clock_timestamp(),
-                clock_timestamp() + $5::text::interval)
+                clock_timestamp() + $5::text::interval, \(Self.columnValues(6)))
             ON CONFLICT (key) DO UPDATE SET state = EXCLUDED.state, sealed = EXCLUDED.sealed, updated_at = now(),
                 lease_owner = EXCLUDED.lease_owner, lease_taken_at = EXCLUDED.lease_taken_at,
-                lease_until = EXCLUDED.lease_until
+                lease_until = EXCLUDED.lease_until, issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id,
+                subject = EXCLUDED.subject, provider_session = EXCLUDED.provider_session,
+                ended_at = CASE WHEN $10::boolean THEN NULL ELSE row.ended_at END
             """
         insertUnlessPresent = """
-            INSERT INTO \(name) AS row (key, state, sealed, updated_at) VALUES ($1::text, $2::bytea, $3::boolean, now())
+            INSERT INTO \(name) AS row (key, state, sealed, updated_at, issuer, client_id, subject, provider_session)
+            VALUES ($1::text, $2::bytea, $3::boolean, now(), \(Self.columnValues(4)))
             ON CONFLICT (key) DO UPDATE SET updated_at = row.updated_at
             WHERE row.state = EXCLUDED.state AND row.sealed = EXCLUDED.sealed RETURNING 1
             """
@@ -90,6 +96,17 @@ struct LockStatements: Sendable {
             WITH removed AS (DELETE FROM \(name) WHERE key = $1::text AND lease_owner = $2::text AND \(live) RETURNING 1)
             SELECT EXISTS (SELECT 1 FROM removed), EXISTS (SELECT 1 FROM \(name) WHERE key = $1::text)
             """
+    }
+
+    /// The ``SessionColumns`` from parameter `$first` on, as values to insert.
+    static func columnValues(_ first: Int) -> String {
+        (first..<first + 4).map { "nullif($\($0)::text, '')" }.joined(separator: ", ")
+    }
+
+    /// The ``SessionColumns`` from parameter `$first` on, as assignments.
+    static func columnsFrom(_ first: Int) -> String {
+        zip(["issuer", "client_id", "subject", "provider_session"], first..<first + 4)
+            .map { "\($0) = nullif($\($1)::text, '')" }.joined(separator: ", ")
     }
 
     /// When the server last started, crash recovery included.

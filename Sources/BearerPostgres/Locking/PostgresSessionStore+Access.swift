@@ -19,6 +19,7 @@ extension PostgresSessionStore {
             }
             let copy = try await store.decode(row, key: key)
             held.knownCopy = .some(copy)
+            held.copyWasEnded = store.isEnded(row)
             return copy
         }
 
@@ -36,14 +37,21 @@ extension PostgresSessionStore {
         }
 
         /// Writes `state` over the key's row, committed before this returns, and leases a row
-        /// this save creates.
+        /// this save creates. A row the provider ended (back-channel logout) stays ended when this
+        /// holder read it before the end; a new sign-in over it clears the end.
         ///
         /// - Throws: ``PostgresSessionStoreError``; the stored row is then unchanged, and the lease
         ///   kept until it runs out.
         public func write(_ state: AuthState) async throws {
             let bytes = try await store.sealed(try state.encoded(), key: held.key)
-            try await store.saveHoldingLock(held, bytes: bytes, isSealed: store.sealing != nil)
+            // A session this holder read before the provider ended it keeps the end (a refresh
+            // that was under way); one it read ended, or never read, is replaced by a new sign-in.
+            let readBeforeEnd = held.knownCopy.map { $0 != nil } == true && !held.copyWasEnded
+            try await store.saveHoldingLock(
+                held, bytes: bytes, isSealed: store.sealing != nil, columns: SessionColumns(state),
+                clearsEnd: !readBeforeEnd && state.signInRequiredError == nil)
             held.knownCopy = .some(state)
+            held.copyWasEnded = false
         }
 
         /// Removes the key's row.
@@ -52,6 +60,7 @@ extension PostgresSessionStore {
         public func remove() async throws {
             try await store.removeHoldingLock(held)
             held.knownCopy = .some(nil)
+            held.copyWasEnded = false
         }
 
         /// When the lease ends, as far as the holder knows: each confirmed renewal moves it on.

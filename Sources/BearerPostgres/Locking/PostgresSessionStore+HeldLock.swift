@@ -13,14 +13,25 @@ extension PostgresSessionStore {
     ///
     /// - Throws: ``PostgresSessionStoreError``; the holder then keeps its lease when it gives the
     ///   lock back, so no other instance spends the refresh token the unsaved session replaced.
-    func saveHoldingLock(_ held: HeldLock, bytes: Data, isSealed: Bool) async throws {
+    ///
+    /// - Parameters:
+    ///   - held: The lock.
+    ///   - bytes: The state, sealed when the store seals.
+    ///   - isSealed: Whether it is.
+    ///   - columns: What the row says of the session beside its state.
+    ///   - clearsEnd: Whether the save replaces a session the provider ended (a new sign-in), so the
+    ///     row's `ended_at` is cleared; otherwise it is kept as the row has it.
+    func saveHoldingLock(
+        _ held: HeldLock, bytes: Data, isSealed: Bool, columns: SessionColumns, clearsEnd: Bool
+    ) async throws {
         let (statements, key, owner, lease) = (self.statements, held.key, self.owner, leaseInterval)
         if !held.lockLost {
             do {
                 try await held.place.run(.holdingLock(serial: held.serial)) { connection in
                     try connection.execute(
                         statements.lock.saveHoldingLock,
-                        [.text(key), .bytes(bytes), .bool(isSealed), .text(owner), .text(lease)])
+                        [.text(key), .bytes(bytes), .bool(isSealed), .text(owner), .text(lease)] + columns.parameters
+                            + [.bool(clearsEnd)])
                 }
                 held.markLeased()
                 held.markSaved()
@@ -40,8 +51,10 @@ extension PostgresSessionStore {
                     let parameters: [PostgresConnection.Parameter] = [.text(key), .bytes(bytes), .bool(isSealed)]
                     let rows =
                         held.isLeased
-                        ? try connection.execute(statements.lock.saveUnderLease, parameters + [.text(owner)])
-                        : try connection.execute(statements.lock.insertUnlessPresent, parameters)
+                        ? try connection.execute(
+                            statements.lock.saveUnderLease,
+                            parameters + [.text(owner)] + columns.parameters + [.bool(clearsEnd)])
+                        : try connection.execute(statements.lock.insertUnlessPresent, parameters + columns.parameters)
                     return !rows.isEmpty
                 }
                 if saved {

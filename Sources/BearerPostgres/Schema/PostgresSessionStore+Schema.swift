@@ -7,7 +7,9 @@
 extension PostgresSessionStore {
     /// The SQL that creates the sessions table, and beside it the table of pending web sign-ins
     /// (see ``PendingSignInStore``; its name is the sessions table's followed by `_pending`, when
-    /// that fits in 63 bytes), for teams that run their own migrations; ``prepareSchema()`` runs
+    /// that fits in 63 bytes) and the table of logout tokens received (`_logout_tokens`, see
+    /// ``endSessions(namedBy:)``), for teams that run their own migrations; a table of schema
+    /// version 1 gains the columns and indexes of version 2; ``prepareSchema()`` runs
     /// the same statements. The sessions table's comment carries the schema version.
     ///
     /// - Parameter table: The table's name, spelled as for ``init(connectionString:table:poolSize:lockTimeout:sealing:)``.
@@ -33,6 +35,19 @@ extension PostgresSessionStore {
                 "COMMENT ON TABLE \(pending.sql) IS 'Bearer pending sign-ins of \(table.replacing("'", with: "''"))'",
             ]
         }
+        let logoutTokens = name.suffixed(logoutTokensTableSuffix).map { logout in
+            [
+                """
+                CREATE TABLE IF NOT EXISTS \(logout.sql) (
+                    issuer text NOT NULL,
+                    jti text NOT NULL,
+                    expires_at timestamptz NOT NULL,
+                    PRIMARY KEY (issuer, jti)
+                )
+                """,
+                "COMMENT ON TABLE \(logout.sql) IS 'Bearer logout tokens received for \(table.replacing("'", with: "''"))'",
+            ]
+        }
         return [
             """
             CREATE TABLE IF NOT EXISTS \(table) (
@@ -45,12 +60,24 @@ extension PostgresSessionStore {
                 lease_until timestamptz
             )
             """,
+            // Version 2: what a logout token is matched against, indexed (see SessionColumns).
+            """
+            ALTER TABLE \(table) ADD COLUMN IF NOT EXISTS issuer text, ADD COLUMN IF NOT EXISTS client_id text,
+                ADD COLUMN IF NOT EXISTS subject text, ADD COLUMN IF NOT EXISTS provider_session text,
+                ADD COLUMN IF NOT EXISTS ended_at timestamptz
+            """,
+            "CREATE INDEX IF NOT EXISTS \(name.indexName("_by_subject")) ON \(table) (issuer, subject)",
+            "CREATE INDEX IF NOT EXISTS \(name.indexName("_by_provider_session")) ON \(table) (issuer, provider_session)",
             "COMMENT ON TABLE \(table) IS '\(schemaComment(version: schemaVersion))'",
-        ] + (pending ?? [])
+        ] + (pending ?? []) + (logoutTokens ?? [])
     }
 
     /// What the pending sign-ins table's name adds to the sessions table's.
     static let pendingTableSuffix = "_pending"
+
+    /// What the table of logout tokens received (their `jti`s, until they expire) adds to the
+    /// sessions table's name.
+    static let logoutTokensTableSuffix = "_logout_tokens"
 
     private static func schemaComment(version: Int) -> String {
         "Bearer sessions, schema version \(version)"

@@ -44,6 +44,17 @@ struct TableName: Sendable, Hashable {
         return TableName(parts: parts.dropLast() + [last + suffix])
     }
 
+    /// The quoted name of an index on this table: the table's own name followed by `suffix`, cut
+    /// to PostgreSQL's 63 bytes (an index is created in its table's schema, so it is not qualified).
+    func indexName(_ suffix: String) -> String {
+        var name = ""
+        for scalar in (parts.last ?? "").unicodeScalars {
+            guard name.utf8.count + String(scalar).utf8.count + suffix.utf8.count <= 63 else { break }
+            name.unicodeScalars.append(scalar)
+        }
+        return "\"" + name + suffix + "\""
+    }
+
     private init(parts: [String]) {
         self.parts = parts
     }

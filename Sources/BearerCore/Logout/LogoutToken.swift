@@ -1,0 +1,136 @@
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
+
+/// A logout token that passed every check of OpenID Connect Back-Channel Logout 1.0 §2.6: the
+/// provider's word that the user signed out there, naming their provider session (`sid`), the
+/// user (`sub`), or both.
+///
+/// ``BackChannelLogout`` makes one from the token a provider posts, and a
+/// ``BackChannelLogoutStore`` ends the sessions it names (see ``ends(_:)``).
+public struct LogoutToken: Sendable, Hashable {
+    /// The member of `events` that makes a JWT a logout token.
+    public static let eventURI = "http://schemas.openid.net/event/backchannel-logout"
+    /// The longest a logout token may be valid (`exp` − `iat`): two minutes, as the specification
+    /// recommends (§2.4), and so long a replayed `jti` is remembered.
+    public static let maximumLifetime: TimeInterval = 120
+
+    /// `iss`: the provider.
+    public let issuer: String
+    /// `aud`: the clients it is meant for.
+    public let audience: [String]
+    /// `sub`: the user, when it names one.
+    public let subject: String?
+    /// `sid`: the provider's session, when it names one (compared with
+    /// ``AuthState/providerSessionID``).
+    public let sessionID: String?
+    /// `jti`: the token's identifier, never accepted twice.
+    public let tokenID: String
+    /// `iat`: when it was issued.
+    public let issuedAt: Date
+    /// `exp`: when it expires.
+    public let expiresAt: Date
+
+    /// Reads and checks the claims of a token whose signature was verified.
+    ///
+    /// - Parameters:
+    ///   - claims: The payload.
+    ///   - type: The header's `typ`, if any.
+    ///   - issuers: The issuer identifiers accepted, exactly.
+    ///   - clientIDs: The clients of this app; `aud` must name one of them.
+    ///   - clock: The time, and the skew allowed for `iat` and `exp`.
+    /// - Throws: ``BearerError/Kind/invalidLogoutToken`` naming the failed check.
+    init(claims: [String: JSONValue], type: String?, issuers: [String], clientIDs: Set<String>, clock: WallClock)
+        throws
+    {
+        if let type {
+            let lowered = type.lowercased()
+            guard lowered == "logout+jwt" || lowered == "application/logout+jwt" else {
+                throw BearerError.invalidLogoutToken(
+                    "The logout token's typ is \"\(String(type.printable.prefix(40)))\", not logout+jwt (§2.4); "
+                        + "another kind of token cannot end sessions.")
+            }
+        }
+        func text(_ name: String) -> String? {
+            guard let value = claims[name]?.stringValue, !value.isEmpty else { return nil }
+            return value
+        }
+        func time(_ name: String) throws -> Date {
+            guard case .number(let seconds)? = claims[name], seconds.isFinite, abs(seconds) < 1e11 else {
+                throw BearerError.invalidLogoutToken("The logout token's \"\(name)\" is not a time in seconds.")
+            }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        guard let issuer = text("iss"), issuers.contains(issuer) else {
+            let named = text("iss").map { "\"\(String($0.printable.prefix(80)))\"" } ?? "no issuer"
+            throw BearerError.invalidLogoutToken(
+                "The logout token names \(named), not \(issuers.joined(separator: " or ")); it was refused.")
+        }
+        let audience: [String]
+        switch claims["aud"] {
+        case .string(let single)?: audience = [single]
+        case .array(let values)?: audience = values.compactMap(\.stringValue)
+        default: audience = []
+        }
+        guard audience.contains(where: clientIDs.contains) else {
+            throw BearerError.invalidLogoutToken(
+                "The logout token is not meant for this app's client (aud); it was refused.")
+        }
+        guard claims["nonce"] == nil else {
+            throw BearerError.invalidLogoutToken(
+                "The logout token carries a nonce, which a logout token never does (§2.4): it may be an ID token "
+                    + "passed off as one. It was refused.")
+        }
+        guard case .object(let events)? = claims["events"], case .object? = events[Self.eventURI] else {
+            throw BearerError.invalidLogoutToken(
+                "The logout token's events claim has no \(Self.eventURI) member holding a JSON object (§2.4).")
+        }
+        let issuedAt = try time("iat")
+        let expiresAt = try time("exp")
+        let now = clock.now()
+        guard issuedAt <= now.addingTimeInterval(clock.allowedSkew) else {
+            throw BearerError.invalidLogoutToken(
+                "The logout token was issued in the future (\(issuedAt)); check the server's clock.")
+        }
+        guard now < expiresAt.addingTimeInterval(clock.allowedSkew) else {
+            throw BearerError.invalidLogoutToken("The logout token expired at \(expiresAt); it was refused.")
+        }
+        guard expiresAt.timeIntervalSince(issuedAt) <= Self.maximumLifetime else {
+            throw BearerError.invalidLogoutToken(
+                "The logout token is valid for \(Int(expiresAt.timeIntervalSince(issuedAt))) s; Bearer accepts at "
+                    + "most \(Int(Self.maximumLifetime)) s (§2.4), so a replay cannot outlive its jti's record.")
+        }
+        guard let tokenID = text("jti") else {
+            throw BearerError.invalidLogoutToken(
+                "The logout token has no jti, without which a replay cannot be told from it (§2.4).")
+        }
+        let subject = text("sub")
+        let sessionID = text("sid")
+        guard subject != nil || sessionID != nil else {
+            throw BearerError.invalidLogoutToken(
+                "The logout token names neither a session (sid) nor a user (sub) (§2.4); it ends nothing.")
+        }
+        self.issuer = issuer
+        self.audience = audience
+        self.subject = subject
+        self.sessionID = sessionID
+        self.tokenID = tokenID
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+    }
+
+    /// Whether `state` is a session this token ends (§2.7): one of its audience's clients, signed in
+    /// at its issuer, in the provider session it names (and as the user, when it names one too), or
+    /// any session of the user it names when it names no session.
+    ///
+    /// - Parameter state: A stored session.
+    /// - Returns: `true` when the session is to end.
+    public func ends(_ state: AuthState) -> Bool {
+        guard state.server.idTokenIssuers.contains(issuer), audience.contains(state.client.id) else { return false }
+        if let subject, state.user?.subject != subject { return false }
+        if let sessionID { return state.providerSessionID == sessionID }
+        return true
+    }
+}
