@@ -38,6 +38,10 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// This request as a signed request object (RFC 9101), when it is sent as one: what is pushed,
     /// or what ``url`` carries when the request is not pushed.
     var requestObject: String?
+    /// The provider's logout page, when this request ends the user's session there (OpenID
+    /// Connect RP-Initiated Logout 1.0 §2) instead of starting a sign-in: ``url`` is that page, and
+    /// the redirect to ``redirectURI`` carries only ``state``. See ``ProviderLogoutRequest``.
+    var endSessionPage: URL?
 
     /// Creates a request with fresh `state`, `nonce` and PKCE verifier from the system's secure
     /// generator: what ``AuthSession`` shows an ``AuthorizationAgent``, and what a test of a custom
@@ -156,6 +160,7 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// a signed request object (RFC 9101 §5) not pushed, by `response_type`, `client_id`, `scope`
     /// and `request`.
     public var url: URL {
+        if let endSessionPage { return endSessionPage }
         var components = URLComponents(url: server.authorizationEndpoint, resolvingAgainstBaseURL: false)
         let existing = (components?.percentEncodedQuery ?? "")
             .split(separator: "&")

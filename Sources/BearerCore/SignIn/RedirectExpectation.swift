@@ -19,7 +19,8 @@ struct RedirectExpectation: Sendable, Hashable {
         self.init(
             state: request.state,
             issuer: request.server.issuer.absoluteString,
-            requiresIssuer: request.server.sendsIssuerInAuthorizationResponse
+            // A logout's redirect carries no iss (RP-Initiated Logout 1.0 §3).
+            requiresIssuer: request.server.sendsIssuerInAuthorizationResponse && request.endSessionPage == nil
         )
     }
 
