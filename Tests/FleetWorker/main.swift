@@ -13,6 +13,12 @@
 //   BearerFleetWorker refresh <connection> <table> <key prefix> <first> <count> <tasks> <token URL>
 //       restores sessions <first>..<first+count-1> and refreshes each once (the benchmark's
 //       stale sessions); prints {"refreshed": n, "failed": n, "seconds": s}.
+//   BearerFleetWorker logout-receiver <connection> <table> <issuer> <client ID> <port>
+//       the instance's back-channel logout endpoint on 127.0.0.1:<port>: each POST goes to
+//       BackChannelLogout, which ends the sessions its logout token names in the store; prints
+//       "listening", then "logout <status>" for each request, until it is killed.
+//   BearerFleetWorker status <connection> <table> <key>
+//       restores the key's session and prints "signed-in", "sign-in-required" or "absent".
 import Bearer
 import BearerPostgres
 import Foundation
@@ -186,6 +192,32 @@ case "refresh":
     await shared.close()
     let refreshed = results.filter { $0 }.count
     print(#"{"refreshed": \#(refreshed), "failed": \#(results.count - refreshed), "seconds": \#(seconds)}"#)
+case "logout-receiver":
+    guard arguments.count == 6, let issuer = URL(string: arguments[3]), let port = UInt16(arguments[5]) else {
+        fail("usage: logout-receiver <connection> <table> <issuer> <client ID> <port>")
+    }
+    let transport = URLSessionTransport()
+    do {
+        let server = try await AuthorizationServerClient(transport: transport).discover(
+            issuer: issuer, allowingInsecureLoopback: true)
+        let logout = try BackChannelLogout(
+            server: server, clientIDs: [arguments[4]], store: store(arguments[1], arguments[2]),
+            verifier: PlatformSignatureVerifier(), transport: transport)
+        await LogoutReceiver.serve(logout, port: port)
+    } catch {
+        fail("\(error)")
+    }
+case "status":
+    guard arguments.count == 4 else { fail("usage: status <connection> <table> <key>") }
+    let shared = store(arguments[1], arguments[2], poolSize: 1)
+    do {
+        let session = try await AuthSession.restore(key: arguments[3], from: shared)
+        let required = await session?.state.signInRequiredError != nil
+        print(session == nil ? "absent" : required ? "sign-in-required" : "signed-in")
+    } catch {
+        fail("\(error)")
+    }
+    await shared.close()
 default:
-    fail("usage: run|hold|refresh …")
+    fail("usage: run|hold|refresh|logout-receiver|status …")
 }

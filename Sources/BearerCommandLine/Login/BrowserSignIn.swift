@@ -8,9 +8,11 @@ enum BrowserSignIn {
     ///
     /// - Parameter opening: `nil` not to open a browser; `.some(nil)` for the default opener;
     ///   `.some(cmd)` for `--open-with`.
-    static func opener(opening: String??, timeout: Int, console: Console) -> BrowserOpener {
+    static func opener(opening: String??, timeout: Int, console: Console, purpose: String = "sign in")
+        -> BrowserOpener
+    {
         BrowserOpener { url in
-            console.say("Open this URL in a browser to sign in:")
+            console.say("Open this URL in a browser to \(purpose):")
             console.say("  \(url.absoluteString)")
             if let command = opening {
                 try await launcher(command, console: console).open(url)
@@ -22,10 +24,10 @@ enum BrowserSignIn {
     }
 
     /// Prints the URL and asks for the address the browser ends on (`--no-browser`).
-    static func printer(timeout: Int, console: Console) -> BrowserOpener {
+    static func printer(timeout: Int, console: Console, purpose: String = "sign in") -> BrowserOpener {
         BrowserOpener { url in
             let redirect = redirect(of: url)
-            console.say("Open this URL in a browser on any machine and sign in:")
+            console.say("Open this URL in a browser on any machine and \(purpose):")
             console.say("  \(url.absoluteString)")
             console.say(
                 "The browser then goes to \(redirect)?…, which may fail to load. Paste that whole address here "
@@ -49,7 +51,8 @@ enum BrowserSignIn {
     /// The request's `redirect_uri`, for messages.
     private static func redirect(of url: URL) -> String {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
-            .first { $0.name == "redirect_uri" }?.value ?? "the redirect address"
+            .first { $0.name == "redirect_uri" || $0.name == "post_logout_redirect_uri" }?.value
+            ?? "the redirect address"
     }
 
     /// Opens with `command`, or the system's default opener; failures are reported, not thrown.

@@ -66,7 +66,8 @@ enum SignInOptions {
         _ arguments: ParsedArguments,
         port: UInt16,
         command: String,
-        console: Console
+        console: Console,
+        purpose: String = "sign in"
     ) throws -> any AuthorizationAgent {
         let timeout = try timeout(arguments, command: command)
         if arguments.has("no-browser") {
@@ -78,7 +79,7 @@ enum SignInOptions {
             return try PastedRedirectAgent(
                 port: port,
                 timeout: .seconds(timeout),
-                opener: BrowserSignIn.printer(timeout: timeout, console: console),
+                opener: BrowserSignIn.printer(timeout: timeout, console: console, purpose: purpose),
                 nextPaste: { await input.next() },
                 report: { BrowserSignIn.report($0, console: console) }
             )
@@ -89,7 +90,8 @@ enum SignInOptions {
             opener: BrowserSignIn.opener(
                 opening: arguments.has("no-open") ? nil : .some(arguments.value("open-with")),
                 timeout: timeout,
-                console: console
+                console: console,
+                purpose: purpose
             )
         )
     }

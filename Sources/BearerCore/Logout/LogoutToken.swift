@@ -13,8 +13,9 @@
 public struct LogoutToken: Sendable, Hashable {
     /// The member of `events` that makes a JWT a logout token.
     public static let eventURI = "http://schemas.openid.net/event/backchannel-logout"
-    /// The longest a logout token may be valid (`exp` − `iat`): two minutes, as the specification
-    /// recommends (§2.4), and so long a replayed `jti` is remembered.
+    /// The longest after `iat` a logout token is accepted, whatever its `exp` says, and its
+    /// lifetime when it has no `exp`: two minutes, as the specification recommends (§4). A `jti` is
+    /// remembered for that long, plus the clock skew allowed.
     public static let maximumLifetime: TimeInterval = 120
 
     /// `iss`: the provider.
@@ -30,7 +31,8 @@ public struct LogoutToken: Sendable, Hashable {
     public let tokenID: String
     /// `iat`: when it was issued.
     public let issuedAt: Date
-    /// `exp`: when it expires.
+    /// When it stops being accepted: its `exp`, or ``maximumLifetime`` after `iat` when that is
+    /// sooner or it has no `exp`.
     public let expiresAt: Date
 
     /// Reads and checks the claims of a token whose signature was verified.
@@ -45,13 +47,13 @@ public struct LogoutToken: Sendable, Hashable {
     init(claims: [String: JSONValue], type: String?, issuers: [String], clientIDs: Set<String>, clock: WallClock)
         throws
     {
-        if let type {
-            let lowered = type.lowercased()
-            guard lowered == "logout+jwt" || lowered == "application/logout+jwt" else {
-                throw BearerError.invalidLogoutToken(
-                    "The logout token's typ is \"\(String(type.printable.prefix(40)))\", not logout+jwt (§2.4); "
-                        + "another kind of token cannot end sessions.")
-            }
+        // Explicitly typed (§2.4), or untyped or typed as a plain JWT, as providers that predate the
+        // recommendation send it (glewlwyd 2.7: "JWT"; idpyoidc 5.0: none); the events claim and the
+        // absence of nonce still tell it from an ID token. Any other type is another kind of token.
+        if let type, !["logout+jwt", "application/logout+jwt", "jwt"].contains(type.lowercased()) {
+            throw BearerError.invalidLogoutToken(
+                "The logout token's typ is \"\(String(type.printable.prefix(40)))\", not logout+jwt (§2.4); another "
+                    + "kind of token cannot end sessions.")
         }
         func text(_ name: String) -> String? {
             guard let value = claims[name]?.stringValue, !value.isEmpty else { return nil }
@@ -88,19 +90,19 @@ public struct LogoutToken: Sendable, Hashable {
                 "The logout token's events claim has no \(Self.eventURI) member holding a JSON object (§2.4).")
         }
         let issuedAt = try time("iat")
-        let expiresAt = try time("exp")
+        // exp became required after the 2022 text (glewlwyd 2.7 sends none); however long it is
+        // (idpyoidc 5.0: a day), a token is accepted for at most maximumLifetime after iat.
+        let latest = issuedAt.addingTimeInterval(Self.maximumLifetime)
+        let expiresAt = claims["exp"] == nil ? latest : min(try time("exp"), latest)
         let now = clock.now()
         guard issuedAt <= now.addingTimeInterval(clock.allowedSkew) else {
             throw BearerError.invalidLogoutToken(
                 "The logout token was issued in the future (\(issuedAt)); check the server's clock.")
         }
         guard now < expiresAt.addingTimeInterval(clock.allowedSkew) else {
-            throw BearerError.invalidLogoutToken("The logout token expired at \(expiresAt); it was refused.")
-        }
-        guard expiresAt.timeIntervalSince(issuedAt) <= Self.maximumLifetime else {
             throw BearerError.invalidLogoutToken(
-                "The logout token is valid for \(Int(expiresAt.timeIntervalSince(issuedAt))) s; Bearer accepts at "
-                    + "most \(Int(Self.maximumLifetime)) s (§2.4), so a replay cannot outlive its jti's record.")
+                "The logout token expired at \(expiresAt) (its exp, or \(Int(Self.maximumLifetime)) s after it was "
+                    + "issued); it was refused.")
         }
         guard let tokenID = text("jti") else {
             throw BearerError.invalidLogoutToken(

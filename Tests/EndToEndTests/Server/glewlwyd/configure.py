@@ -14,10 +14,15 @@ schema. It signs in as the schema's administrator and, only through the admin AP
   indicators, dynamic registration), and a second instance `oidcpar`, the same but with pushed
   authorization requests required and a key of its own, and a third, `oidcsigned`, that also takes
   signed request objects (RFC 9101) and clients that authenticate with their registered keys
-  (`private_key_jwt`), with a key of its own;
+  (`private_key_jwt`), with a key of its own, and a fourth, `oidclogout`, with session management:
+  `sid` in ID tokens, the end-session endpoint (RP-Initiated Logout) and back-channel logout;
 - adds the client properties `jwks` and `token_endpoint_auth_method`, which registration
   (RFC 7591) stores for such clients;
-- adds the user alice and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`;
+- adds the client property `post_logout_redirect_uris`, which glewlwyd's end-session endpoint
+  reads (Debian's data-format has only a singular `post_logout_redirect_uri`);
+- adds the user alice and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`,
+  and `bearer-logout` of `oidclogout`, redirecting to LOGOUT_REDIRECT_URI after a sign-in and a
+  logout, and posting logout tokens to LOGOUT_BACKCHANNEL_URI;
 - checks that the discovery document advertises DPoP.
 
 Environment: BEARER_GLEWLWYD_ACCESS_TOKEN_SECONDS (default 3600), BEARER_GLEWLWYD_REDIRECT_PORTS
@@ -47,6 +52,12 @@ PLUGIN = "oidc"
 PAR_REQUIRED_PLUGIN = "oidcpar"
 # The instance that takes signed request objects and private_key_jwt clients.
 SIGNED_CLIENTS_PLUGIN = "oidcsigned"
+# The instance with session management: sid in ID tokens, end-session and back-channel logout.
+LOGOUT_PLUGIN = "oidclogout"
+LOGOUT_CLIENT = "bearer-logout"
+LOGOUT_REDIRECT_URI = "http://127.0.0.1:18184/callback"
+# Where the tests' back-channel logout receiver listens.
+LOGOUT_BACKCHANNEL_URI = "http://127.0.0.1:18185/backchannel-logout"
 DPOP_PROPERTY = "dpop_bound_access_tokens"
 SCOPES = ["openid", "email", "api.read"]
 # A resource (RFC 8707) that the scope api.read may name.
@@ -92,7 +103,8 @@ def signing_key():
     return private, public
 
 
-def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=False, signed_clients=False):
+def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=False, signed_clients=False,
+                      logout=False):
     private, public = signing_key()
     signed = {
         # Request objects (RFC 9101) are verified with the client's registered `jwks`, and so are
@@ -100,6 +112,15 @@ def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=
         "request-parameter-allow": True,
         "client-jwks-parameter": "jwks",
     } if signed_clients else {}
+    sessions = {
+        # The provider session's cookie gives each sign-in its sid; the end-session endpoint and
+        # back-channel logout need it on.
+        "session-management-allowed": True,
+        "session-cookie-name": "GLEWLWYD_OIDC_SID",
+        "session-cookie-expiration": 2419200,
+        "back-channel-logout-allowed": True,
+        "front-channel-logout-allowed": False,
+    } if logout else {}
     return {
         "iss": f"{base_url}/api/{name}",
         "jwt-type": "rsa",
@@ -163,6 +184,7 @@ def plugin_parameters(base_url, access_token_seconds, name=PLUGIN, par_required=
         "oauth-fapi-allow-jarm": False,
         "allowed-scope": SCOPES,
         **signed,
+        **sessions,
     }
 
 
@@ -223,7 +245,9 @@ def main():
         add_client_property(admin, DPOP_PROPERTY)
         add_client_property(admin, "jwks", convert="jwks")
         add_client_property(admin, "token_endpoint_auth_method", multiple=True)
-        say(f"client properties {DPOP_PROPERTY}, jwks and token_endpoint_auth_method added to the data-format")
+        add_client_property(admin, "post_logout_redirect_uris", multiple=True)
+        say(f"client properties {DPOP_PROPERTY}, jwks, token_endpoint_auth_method and post_logout_redirect_uris "
+            "added to the data-format")
 
         existing = {scope["name"] for scope in admin.call("GET", "/api/scope/?limit=100")}
         for scope in SCOPES:
@@ -252,6 +276,12 @@ def main():
                 base_url, access_token_seconds, name=SIGNED_CLIENTS_PLUGIN, signed_clients=True),
         })
         say(f"plugin instance {SIGNED_CLIENTS_PLUGIN} created, with request objects and private_key_jwt clients")
+        admin.call("POST", "/api/mod/plugin/", {
+            "module": "oidc", "name": LOGOUT_PLUGIN, "display_name": "OpenID Connect (logout)",
+            "enabled": True, "parameters": plugin_parameters(
+                base_url, access_token_seconds, name=LOGOUT_PLUGIN, logout=True),
+        })
+        say(f"plugin instance {LOGOUT_PLUGIN} created, with session management and back-channel logout")
 
         admin.call("POST", "/api/user/", {
             "username": TEST_USER, "name": "Alice Example", "email": "alice@example.com",
@@ -276,7 +306,23 @@ def main():
             stored = admin.call("GET", f"/api/client/{client_id}")
             if stored.get(DPOP_PROPERTY) != extra.get(DPOP_PROPERTY):
                 raise Failure(f"client {client_id}: property {DPOP_PROPERTY} was not stored as given")
-        say("clients: " + " ".join(clients))
+        admin.call("POST", "/api/client/", {
+            "client_id": LOGOUT_CLIENT,
+            "name": "Bearer (logout)",
+            "confidential": False,
+            "enabled": True,
+            "redirect_uri": redirect_uris + [LOGOUT_REDIRECT_URI],
+            "post_logout_redirect_uris": [LOGOUT_REDIRECT_URI],
+            "backchannel_logout_uri": LOGOUT_BACKCHANNEL_URI,
+            "backchannel_logout_session_required": "true",
+            "authorization_type": ["code", "refresh_token"],
+            "scope": SCOPES,
+        })
+        stored = admin.call("GET", f"/api/client/{LOGOUT_CLIENT}")
+        if stored.get("post_logout_redirect_uris") != [LOGOUT_REDIRECT_URI] or \
+                stored.get("backchannel_logout_uri") != LOGOUT_BACKCHANNEL_URI:
+            raise Failure(f"client {LOGOUT_CLIENT}: its logout properties were not stored as given")
+        say("clients: " + " ".join(clients) + " " + LOGOUT_CLIENT)
 
         with urllib.request.urlopen(f"{base_url}/api/{PLUGIN}/.well-known/openid-configuration",
                                     timeout=10) as response:
@@ -292,6 +338,12 @@ def main():
         if discovery.get("require_pushed_authorization_requests") is not True:
             raise Failure(f"{PAR_REQUIRED_PLUGIN}'s discovery does not require pushed authorization requests")
         say(f"{PAR_REQUIRED_PLUGIN}'s discovery requires pushed authorization requests")
+        with urllib.request.urlopen(f"{base_url}/api/{LOGOUT_PLUGIN}/.well-known/openid-configuration",
+                                    timeout=10) as response:
+            discovery = json.load(response)
+        if discovery.get("end_session_endpoint") != f"{base_url}/api/{LOGOUT_PLUGIN}/end_session":
+            raise Failure(f"{LOGOUT_PLUGIN}'s discovery names no end_session_endpoint")
+        say(f"{LOGOUT_PLUGIN}'s discovery names its end_session_endpoint")
         return 0
     except (Failure, urllib.error.URLError, OSError, ValueError, KeyError) as error:
         say(f"failed: {error}")
