@@ -13,7 +13,7 @@ enum BrowserSignIn {
     {
         BrowserOpener { url in
             console.say("Open this URL in a browser to \(purpose):")
-            console.say("  \(url.absoluteString)")
+            console.say("  \(shown(url))")
             if let command = opening {
                 try await launcher(command, console: console).open(url)
             }
@@ -28,7 +28,7 @@ enum BrowserSignIn {
         BrowserOpener { url in
             let redirect = redirect(of: url)
             console.say("Open this URL in a browser on any machine and \(purpose):")
-            console.say("  \(url.absoluteString)")
+            console.say("  \(shown(url))")
             console.say(
                 "The browser then goes to \(redirect)?…, which may fail to load. Paste that whole address here "
                     + "and press Enter (or forward the port with ssh -L). Waiting up to \(timeout) s "
@@ -49,6 +49,18 @@ enum BrowserSignIn {
     }
 
     /// The request's `redirect_uri`, for messages.
+    /// `url` as the terminal shows it: without a provider logout's `id_token_hint`, which is the
+    /// session's ID token, a credential never printed. The browser the tool opens gets it; the
+    /// address shown still ends the provider's session, which may then ask the user to confirm.
+    static func shown(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let query = components.percentEncodedQuery, query.contains("id_token_hint=")
+        else { return url.absoluteString }
+        components.percentEncodedQuery = query.split(separator: "&")
+            .filter { !$0.hasPrefix("id_token_hint=") }.joined(separator: "&")
+        return components.url?.absoluteString ?? "(the provider's logout page)"
+    }
+
     private static func redirect(of url: URL) -> String {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
             .first { $0.name == "redirect_uri" || $0.name == "post_logout_redirect_uri" }?.value

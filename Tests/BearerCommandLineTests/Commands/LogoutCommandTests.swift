@@ -46,4 +46,27 @@ struct LogoutCommandTests {
         #expect(status == 69)
         #expect(output.stderr.contains("https://myaccount.google.com/permissions"))
     }
+
+    @Test("logout --at-provider at a server without an end-session endpoint signs out locally and exits 1, saying so")
+    func atProviderNotOffered() async throws {
+        let fixture = CommandFixture(replies: [.json(200, "{}"), .json(200, "{}")])
+        defer { fixture.removeAll() }
+        try await fixture.store.save(try CommandFixture.session(), key: "default")
+        let (status, output) = await fixture.run(["logout", "--at-provider", "--no-open"])
+        #expect(status == 1, "\(output.stderr)")
+        #expect(try await fixture.store.load(key: "default") == nil)
+        #expect(output.stderr.contains("offers no end-session endpoint"))
+        #expect(await fixture.transport.requests(toPathEnding: "/revoke").count == 2)
+    }
+
+    @Test("A browser option without --at-provider is a usage error, and nothing is removed")
+    func browserOptionNeedsAtProvider() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        try await fixture.store.save(try CommandFixture.session(), key: "default")
+        let (status, output) = await fixture.run(["logout", "--port", "18186"])
+        #expect(status == 64, "\(output.stderr)")
+        #expect(output.stderr.contains("--at-provider"))
+        #expect(try await fixture.store.load(key: "default") != nil)
+    }
 }

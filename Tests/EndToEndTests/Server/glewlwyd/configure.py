@@ -21,7 +21,7 @@ schema. It signs in as the schema's administrator and, only through the admin AP
 - adds the client property `post_logout_redirect_uris`, which glewlwyd's end-session endpoint
   reads (Debian's data-format has only a singular `post_logout_redirect_uri`);
 - adds the user alice and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`,
-  and `bearer-logout` of `oidclogout`, redirecting to LOGOUT_REDIRECT_URI after a sign-in and a
+  and `bearer-logout` of `oidclogout`, redirecting to LOGOUT_REDIRECT_URIS after a sign-in and a
   logout, and posting logout tokens to LOGOUT_BACKCHANNEL_URI;
 - checks that the discovery document advertises DPoP.
 
@@ -55,7 +55,8 @@ SIGNED_CLIENTS_PLUGIN = "oidcsigned"
 # The instance with session management: sid in ID tokens, end-session and back-channel logout.
 LOGOUT_PLUGIN = "oidclogout"
 LOGOUT_CLIENT = "bearer-logout"
-LOGOUT_REDIRECT_URI = "http://127.0.0.1:18184/callback"
+# The library's test and the tool's test sign in and out on ports of their own.
+LOGOUT_REDIRECT_URIS = ["http://127.0.0.1:18184/callback", "http://127.0.0.1:18186/callback"]
 # Where the tests' back-channel logout receiver listens.
 LOGOUT_BACKCHANNEL_URI = "http://127.0.0.1:18185/backchannel-logout"
 DPOP_PROPERTY = "dpop_bound_access_tokens"
@@ -311,15 +312,15 @@ def main():
             "name": "Bearer (logout)",
             "confidential": False,
             "enabled": True,
-            "redirect_uri": redirect_uris + [LOGOUT_REDIRECT_URI],
-            "post_logout_redirect_uris": [LOGOUT_REDIRECT_URI],
+            "redirect_uri": redirect_uris + LOGOUT_REDIRECT_URIS,
+            "post_logout_redirect_uris": LOGOUT_REDIRECT_URIS,
             "backchannel_logout_uri": LOGOUT_BACKCHANNEL_URI,
             "backchannel_logout_session_required": "true",
             "authorization_type": ["code", "refresh_token"],
             "scope": SCOPES,
         })
         stored = admin.call("GET", f"/api/client/{LOGOUT_CLIENT}")
-        if stored.get("post_logout_redirect_uris") != [LOGOUT_REDIRECT_URI] or \
+        if stored.get("post_logout_redirect_uris") != LOGOUT_REDIRECT_URIS or \
                 stored.get("backchannel_logout_uri") != LOGOUT_BACKCHANNEL_URI:
             raise Failure(f"client {LOGOUT_CLIENT}: its logout properties were not stored as given")
         say("clients: " + " ".join(clients) + " " + LOGOUT_CLIENT)
