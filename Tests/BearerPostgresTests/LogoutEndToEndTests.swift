@@ -64,8 +64,10 @@ extension SharedPostgresServer {
             let otherBrowser = folder.appendingPathComponent("other-browser-cookies.json")
             let receiver = try Spawned(
                 try BuiltWorker.path(),
-                ["logout-receiver", connection, table, try GlewlwydLogout.issuer.absoluteString,
-                    GlewlwydLogout.client.id, GlewlwydLogout.backChannelPort])
+                [
+                    "logout-receiver", connection, table, try GlewlwydLogout.issuer.absoluteString,
+                    GlewlwydLogout.client.id, GlewlwydLogout.backChannelPort,
+                ])
             defer { receiver.kill() }
             do {
                 #expect(

@@ -48,7 +48,12 @@ extension SharedPostgresServer {
         @Test("One instance ends the session; every instance reads it as ended; the token is refused at the other")
         func acrossInstances() async throws {
             let (first, second) = try await Self.fleet()
-            defer { Task { await first.close(); await second.close() } }
+            defer {
+                Task {
+                    await first.close()
+                    await second.close()
+                }
+            }
             let token = try Self.token(sid: "sid-1", subject: "user-1")
             #expect(try await first.endSessions(namedBy: token) == .ended(sessions: 1))
             #expect(try await second.endSessions(namedBy: token) == .replayed)
@@ -57,7 +62,9 @@ extension SharedPostgresServer {
             #expect(ended.refreshToken?.value == "rt-1", "its tokens are kept")
             #expect(try await second.load(key: "second")?.signInRequiredError == nil)
             #expect(try await second.load(key: "other")?.signInRequiredError == nil)
-            #expect(try await second.endSessions(namedBy: try Self.token(sid: nil, subject: "user-1")) == .ended(sessions: 2))
+            #expect(
+                try await second.endSessions(namedBy: try Self.token(sid: nil, subject: "user-1"))
+                    == .ended(sessions: 2))
             #expect(try await first.load(key: "second")?.signInRequiredError != nil)
             #expect(try await first.load(key: "other")?.signInRequiredError == nil)
         }
@@ -65,10 +72,17 @@ extension SharedPostgresServer {
         @Test("A refresh under way when the token comes saves its tokens and stays ended; a new sign-in clears the end")
         func refreshUnderWayAndNewSignIn() async throws {
             let (first, second) = try await Self.fleet()
-            defer { Task { await first.close(); await second.close() } }
+            defer {
+                Task {
+                    await first.close()
+                    await second.close()
+                }
+            }
             try await second.withExclusiveAccess(to: "first") { access in
                 let stored = try #require(try await access.load())
-                #expect(try await first.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil)) == .ended(sessions: 1))
+                #expect(
+                    try await first.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil))
+                        == .ended(sessions: 1))
                 try await access.save(Self.state(subject: "user-1", sid: "sid-1", refresh: "rt-2"), replacing: stored)
             }
             let afterRefresh = try #require(try await first.load(key: "first"))
@@ -97,18 +111,25 @@ extension SharedPostgresServer {
                 """)
             let encoded = String(decoding: try Self.state(subject: "user-1", sid: "sid-1").encoded(), as: UTF8.self)
             try raw.query(
-                "INSERT INTO \(table) (key, state, sealed) VALUES ('old', convert_to('\(encoded.replacingOccurrences(of: "'", with: "''"))', 'UTF8'), false)")
+                "INSERT INTO \(table) (key, state, sealed) VALUES ('old', convert_to('\(encoded.replacingOccurrences(of: "'", with: "''"))', 'UTF8'), false)"
+            )
             let store = try await StoreFixtures.store(table: table)
             defer { Task { await store.close() } }
-            #expect(try raw.query("SELECT obj_description('\(table)'::regclass, 'pg_class')") == ["Bearer sessions, schema version 2"])
+            #expect(
+                try raw.query("SELECT obj_description('\(table)'::regclass, 'pg_class')") == [
+                    "Bearer sessions, schema version 2"
+                ])
             #expect(try raw.query("SELECT count(*) FROM pg_indexes WHERE tablename = '\(table)'") == ["3"])
             #expect(try await store.load(key: "old")?.providerSessionID == "sid-1")
-            #expect(try await store.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil)) == .ended(sessions: 0))
+            #expect(
+                try await store.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil)) == .ended(sessions: 0))
             try await store.withExclusiveAccess(to: "old") { access in
                 let stored = try await access.load()
                 try await access.save(Self.state(subject: "user-1", sid: "sid-1", refresh: "rt-2"), replacing: stored)
             }
-            #expect(try await store.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil)) == .ended(sessions: 1), "its next save writes the columns")
+            #expect(
+                try await store.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil)) == .ended(sessions: 1),
+                "its next save writes the columns")
         }
     }
 }

@@ -60,10 +60,12 @@ extension SharedPostgresServer {
                     "key text", "state bytea", "sealed boolean", "updated_at timestamp with time zone",
                     "lease_owner text",
                     "lease_taken_at timestamp with time zone", "lease_until timestamp with time zone",
+                    "issuer text", "client_id text", "subject text", "provider_session text",
+                    "ended_at timestamp with time zone",
                 ])
             let sql = try PostgresSessionStore.schemaSQL(table: "other_table")
             #expect(sql.contains(#"CREATE TABLE IF NOT EXISTS "other_table" ("#))
-            #expect(sql.contains(#"COMMENT ON TABLE "other_table" IS 'Bearer sessions, schema version 1';"#))
+            #expect(sql.contains(#"COMMENT ON TABLE "other_table" IS 'Bearer sessions, schema version 2';"#))
             try raw.query(sql)
             let other = try PostgresSessionStore(connectionString: connection, table: "other_table")
             try await other.prepareSchema()
@@ -76,7 +78,7 @@ extension SharedPostgresServer {
             let raw = try RawSQL(connection)
             let newer = StoreFixtures.uniqueTable()
             try raw.query(try PostgresSessionStore.schemaSQL(table: newer))
-            try raw.query("COMMENT ON TABLE \(newer) IS 'Bearer sessions, schema version 2'")
+            try raw.query("COMMENT ON TABLE \(newer) IS 'Bearer sessions, schema version 3'")
             let foreign = StoreFixtures.uniqueTable()
             try raw.query("CREATE TABLE \(foreign) (id int)")
             for table in [newer, foreign] {
@@ -88,7 +90,7 @@ extension SharedPostgresServer {
             }
             #expect(
                 try raw.query("SELECT obj_description('\(newer)'::regclass, 'pg_class')").first
-                    == "Bearer sessions, schema version 2")
+                    == "Bearer sessions, schema version 3")
         }
 
         @Test("Without the table every call fails with schemaMissing, which is not transient")

@@ -61,6 +61,7 @@ _bearer() {
         status) options+=" --json" ;;
         token) options+=" --min-lifetime" ;;
         add-scopes) options+=" --port --open-with --no-open --no-browser --timeout" ;;
+        logout) options+=" --at-provider --port --open-with --no-open --no-browser --timeout" ;;
         client-key)
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return

@@ -36,9 +36,11 @@ enum LogoutCommand: Command {
         let profile = try Profile(arguments, environment)
         let console = environment.console
         let atProvider = arguments.has("at-provider")
-        if !atProvider, let option = SignInOptions.valueOptions.union(SignInOptions.flags).sorted().first(where: {
-            arguments.value($0) != nil || arguments.has($0)
-        }) {
+        if !atProvider,
+            let option = SignInOptions.valueOptions.union(SignInOptions.flags).sorted().first(where: {
+                arguments.value($0) != nil || arguments.has($0)
+            })
+        {
             throw UsageError("--\(option) is for --at-provider; add --at-provider, or leave it out.", command: "logout")
         }
         // Only a corrupt session is removed unrevoked; one that may not be read (an unsafe file or

@@ -208,7 +208,8 @@ extension BearerError {
     public static func invalidLogoutToken(_ reason: String, file: String = #fileID, line: UInt = #line)
         -> BearerError
     {
-        BearerError(kind: .invalidLogoutToken, reason: reason, retryAfter: nil, underlyingError: nil, file: file, line: line)
+        BearerError(
+            kind: .invalidLogoutToken, reason: reason, retryAfter: nil, underlyingError: nil, file: file, line: line)
     }
 
     /// The session holds no ID token that is still valid: the server issued none (no `openid`

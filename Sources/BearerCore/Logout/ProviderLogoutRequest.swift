@@ -37,7 +37,8 @@ struct ProviderLogoutRequest: Sendable {
         var parameters: [(name: String, value: String)] = []
         if let idToken { parameters.append(("id_token_hint", idToken.value)) }
         parameters += [
-            ("client_id", client.id), ("post_logout_redirect_uri", redirectURI.absoluteString), ("state", request.state),
+            ("client_id", client.id), ("post_logout_redirect_uri", redirectURI.absoluteString),
+            ("state", request.state),
         ]
         components?.percentEncodedQuery = (existing + [FormEncoding.encode(parameters)]).joined(separator: "&")
         guard let page = components?.url else {
@@ -52,8 +53,9 @@ struct ProviderLogoutRequest: Sendable {
     /// request's `state`, else ``ProviderSessionEnding/notConfirmed(_:)`` with the provider's
     /// error or a ``BearerError/Kind/invalidRedirect``.
     func ending(from redirect: URL) -> ProviderSessionEnding {
-        let pairs = FormEncoding.decodePairs(URLComponents(url: redirect, resolvingAgainstBaseURL: false)?
-            .percentEncodedQuery ?? "")
+        let pairs = FormEncoding.decodePairs(
+            URLComponents(url: redirect, resolvingAgainstBaseURL: false)?
+                .percentEncodedQuery ?? "")
         let states = pairs.filter { $0.name == "state" }.map(\.value)
         if states.count == 1, let state = states.first, ConstantTime.equals(state, presented.state) {
             return .ended

@@ -1,9 +1,10 @@
+public import BearerCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-public import BearerCore
 
 extension PostgresSessionStore: BackChannelLogoutStore {
     /// Ends every session `token` names, at every instance of the fleet, in one statement: the

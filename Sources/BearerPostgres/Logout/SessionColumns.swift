@@ -1,9 +1,10 @@
+import BearerCore
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-import BearerCore
 
 /// What a row says of its session beside the (possibly sealed) state, so that a logout token finds
 /// the sessions it names by an index: the issuer, the client, the user and the provider session.

@@ -50,11 +50,14 @@ struct BackChannelLogoutTests {
         let fixtures = try await LogoutFixtures.make()
         var header = fixtures.header
         header["typ"] = "JWT"
-        #expect(try await fixtures.logout.receive(try await fixtures.token(["exp": nil], header: header)) == .ended(sessions: 1))
+        #expect(
+            try await fixtures.logout.receive(try await fixtures.token(["exp": nil], header: header))
+                == .ended(sessions: 1))
         header["typ"] = nil
         let day = JSONValue.number(Fixtures.epoch.timeIntervalSince1970 + 86_400)
         #expect(
-            try await fixtures.logout.receive(try await fixtures.token(["exp": day, "sub": nil, "sid": "sid-2"], header: header))
+            try await fixtures.logout.receive(
+                try await fixtures.token(["exp": day, "sub": nil, "sid": "sid-2"], header: header))
                 == .ended(sessions: 1))
         #expect(try await fixtures.endedKeys() == ["first", "second"])
     }
@@ -77,10 +80,20 @@ struct BackChannelLogoutTests {
         ("a wrong event URI", ["events": .object(["http://schemas.openid.net/event/other": .object([:])])], nil),
         ("an event that is not an object", ["events": .object([LogoutToken.eventURI: "yes"])], nil),
         ("a wrong aud", ["aud": "another-client"], nil),
-        ("expired", ["iat": .number(Fixtures.epoch.timeIntervalSince1970 - 3600),
-            "exp": .number(Fixtures.epoch.timeIntervalSince1970 - 3480)], nil),
-        ("issued too long ago for a long exp", ["iat": .number(Fixtures.epoch.timeIntervalSince1970 - 1200),
-            "exp": .number(Fixtures.epoch.timeIntervalSince1970 + 3600)], nil),
+        (
+            "expired",
+            [
+                "iat": .number(Fixtures.epoch.timeIntervalSince1970 - 3600),
+                "exp": .number(Fixtures.epoch.timeIntervalSince1970 - 3480),
+            ], nil
+        ),
+        (
+            "issued too long ago for a long exp",
+            [
+                "iat": .number(Fixtures.epoch.timeIntervalSince1970 - 1200),
+                "exp": .number(Fixtures.epoch.timeIntervalSince1970 + 3600),
+            ], nil
+        ),
         ("issued in the future", ["iat": .number(Fixtures.epoch.timeIntervalSince1970 + 3600)], nil),
         ("neither sid nor sub", ["sid": nil, "sub": nil], nil),
         ("no jti", ["jti": nil], nil),
@@ -118,7 +131,9 @@ struct BackChannelLogoutTests {
         #expect(try await fixtures.endedKeys().isEmpty)
     }
 
-    @Test("A token signed by a key the provider does not publish is refused; its keys are not fetched again within a minute")
+    @Test(
+        "A token signed by a key the provider does not publish is refused; its keys are not fetched again within a minute"
+    )
     func unknownKey() async throws {
         let fixtures = try await LogoutFixtures.make()
         let stranger = try await TestIssuer.make(keyID: "key-2")
@@ -170,7 +185,8 @@ struct BackChannelLogoutTests {
         let issuer = try await TestIssuer.make()
         let logout = try BackChannelLogout(
             server: LogoutFixtures.server, clientIDs: [Fixtures.publicClient.id], store: store,
-            verifier: PlatformSignatureVerifier(), transport: RecordingTransport(replies: [.json(200, issuer.keySet())]),
+            verifier: PlatformSignatureVerifier(),
+            transport: RecordingTransport(replies: [.json(200, issuer.keySet())]),
             clock: LogoutFixtures.clock)
         let token = try await issuer.sign(LogoutFixtures.claims(), header: ["alg": "ES256", "kid": "key-1"])
         #expect(try await logout.receive(token) == .ended(sessions: 1))

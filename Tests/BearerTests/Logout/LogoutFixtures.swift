@@ -74,8 +74,9 @@ struct LogoutFixtures {
     static func post(_ token: String) -> BackChannelLogout<InMemorySessionStore>.Request {
         .init(
             contentType: "application/x-www-form-urlencoded",
-            body: Data(("logout_token=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
-                .utf8))
+            body: Data(
+                ("logout_token=" + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+                    .utf8))
     }
 
     /// The keys whose sessions need a new sign-in.

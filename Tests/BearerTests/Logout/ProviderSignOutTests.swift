@@ -78,7 +78,8 @@ struct ProviderSignOutTests {
         #expect(query["state"]?.count == 43)
     }
 
-    @Test("A closed page, a wrong state or the provider's error leave no tokens, and say the provider was not confirmed")
+    @Test(
+        "A closed page, a wrong state or the provider's error leave no tokens, and say the provider was not confirmed")
     func notConfirmed() async throws {
         let answers: [@Sendable (AuthorizationRequest) throws -> URL] = [
             { _ in throw CancellationError() },
@@ -123,18 +124,22 @@ struct ProviderSignOutTests {
             Issue.record("not ended: \(outcome.providerSession)")
             return
         }
-        #expect(Self.query(agent.shown.all.first)["post_logout_redirect_uri"] == Fixtures.publicClient.redirectURI?.absoluteString)
+        #expect(
+            Self.query(agent.shown.all.first)["post_logout_redirect_uri"]
+                == Fixtures.publicClient.redirectURI?.absoluteString)
         let metadata = Data(
             (#"{"issuer":"https://auth.example.com","authorization_endpoint":"https://auth.example.com/a","#
                 + #""token_endpoint":"https://auth.example.com/t","end_session_endpoint":"https://auth.example.com/end"}"#)
                 .utf8)
-        let server = try AuthorizationServer(metadata: metadata, expectedIssuer: Fixtures.url("https://auth.example.com"))
+        let server = try AuthorizationServer(
+            metadata: metadata, expectedIssuer: Fixtures.url("https://auth.example.com"))
         #expect(server.endSessionEndpoint?.absoluteString == "https://auth.example.com/end")
         let plain = Data(
             (#"{"issuer":"https://auth.example.com","authorization_endpoint":"https://auth.example.com/a","#
                 + #""token_endpoint":"https://auth.example.com/t","end_session_endpoint":"http://auth.example.com/end"}"#)
                 .utf8)
-        #expect(try AuthorizationServer(metadata: plain, expectedIssuer: Fixtures.url("https://auth.example.com"))
-            .endSessionEndpoint == nil, "an http end-session endpoint is left out")
+        #expect(
+            try AuthorizationServer(metadata: plain, expectedIssuer: Fixtures.url("https://auth.example.com"))
+                .endSessionEndpoint == nil, "an http end-session endpoint is left out")
     }
 }
