@@ -18,7 +18,7 @@
 /// ```swift
 /// let logout = try BackChannelLogout(
 ///     server: server, clientIDs: ["my-service"], store: store,
-///     verifier: PlatformSignatureVerifier(), transport: URLSessionTransport.shared)
+///     verifier: PlatformSignatureVerifier(), transport: URLSessionTransport())
 /// // In the app's POST route for its backchannel_logout_uri:
 /// let answer = await logout.respond(
 ///     to: BackChannelLogout.Request(contentType: request.contentType, body: request.body))
