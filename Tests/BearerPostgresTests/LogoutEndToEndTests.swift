@@ -88,7 +88,8 @@ extension SharedPostgresServer {
                 #expect(await fleet.state.providerSessionID == sid)
                 #expect(await elsewhere.state.providerSessionID != sid)
 
-                let outcome = try await app.signOut(atProviderUsing: try GlewlwydLogout.agent(cookies: browser))
+                let outcome = try await app.disconnect(
+                    endingProviderSessionWith: try GlewlwydLogout.agent(cookies: browser))
                 guard case .ended = outcome.providerSession else {
                     Issue.record("the provider did not confirm the logout: \(outcome.providerSession)")
                     return

@@ -98,6 +98,25 @@ extension SharedPostgresServer {
             #expect(try await second.load(key: "second")?.signInRequiredError == nil, "a save over it is a new sign-in")
         }
 
+        @Test("A new sign-in read live, whose provider session ends before it is saved, is not ended")
+        func newSignInOfAnotherProviderSession() async throws {
+            let (first, second) = try await Self.fleet()
+            defer {
+                Task {
+                    await first.close()
+                    await second.close()
+                }
+            }
+            try await second.withExclusiveAccess(to: "first") { access in
+                let stored = try await access.load()
+                _ = try await first.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil))
+                try await access.save(
+                    Self.state(subject: "user-1", sid: "sid-new", refresh: "rt-new"), replacing: stored)
+            }
+            #expect(try await first.load(key: "first")?.signInRequiredError == nil)
+            #expect(try await first.load(key: "first")?.refreshToken?.value == "rt-new")
+        }
+
         @Test("A version 1 table gains the columns and indexes; its rows load, and are not ended by a token")
         func upgradesVersionOne() async throws {
             let table = StoreFixtures.uniqueTable()

@@ -66,7 +66,7 @@ enum LogoutCommand: Command {
         let agent = try SignInOptions.agent(
             arguments, port: try SignInOptions.port(arguments, remembered: state, command: "logout"),
             command: "logout", console: console, purpose: "sign out at the provider")
-        let signedOut = try await session.signOut(atProviderUsing: agent)
+        let signedOut = try await session.disconnect(endingProviderSessionWith: agent)
         let revoked = report(signedOut.revocation, server: state.server, profile: profile, console: console)
         let host = state.server.issuer.host ?? state.server.issuer.absoluteString
         switch signedOut.providerSession {

@@ -43,6 +43,12 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// the redirect to ``redirectURI`` carries only ``state``. See ``ProviderLogoutRequest``.
     var endSessionPage: URL?
 
+    /// Whether this request ends the user's session at the provider (RP-Initiated Logout 1.0)
+    /// rather than starting a sign-in: its ``url`` is the provider's logout page, which holds the
+    /// ID token as `id_token_hint`, and the redirect back carries only ``state``. An agent shows it
+    /// like any other request; one that logs or prints the page's address leaves the hint out.
+    public var endsProviderSession: Bool { endSessionPage != nil }
+
     /// Creates a request with fresh `state`, `nonce` and PKCE verifier from the system's secure
     /// generator: what ``AuthSession`` shows an ``AuthorizationAgent``, and what a test of a custom
     /// agent hands it.

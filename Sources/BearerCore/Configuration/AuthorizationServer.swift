@@ -58,7 +58,7 @@ public struct AuthorizationServer: Sendable, Hashable, Codable {
     public var requestObjectSigningAlgorithms: [String]? = nil
     /// Where the provider ends the user's session when the app signs out
     /// (`end_session_endpoint`, OpenID Connect RP-Initiated Logout 1.0 §2.1), or `nil` when it
-    /// offers none; see ``AuthSession/signOut(atProviderUsing:postLogoutRedirectURI:)``.
+    /// offers none; see ``AuthSession/disconnect(endingProviderSessionWith:postLogoutRedirectURI:)``.
     public var endSessionEndpoint: URL? = nil
 
     /// Creates a server configuration.

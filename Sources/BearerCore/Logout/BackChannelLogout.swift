@@ -12,7 +12,7 @@
 /// provider posts a signed logout token there; it is checked against the provider's published
 /// keys (the same checks as ID-token signatures: no `none`, no HMAC, no key of its own choosing),
 /// then its claims (§2.6: `typ`, `iss`, `aud`, `iat`, a short `exp`, the `events` member, no
-/// `nonce`, `sid` or `sub`), and each `jti` is accepted once. Every stored session it names then
+/// `nonce`; a `sid`, a `sub` or both), and each `jti` is accepted once. Every stored session it names then
 /// needs a new sign-in (see ``BackChannelLogoutStore``).
 ///
 /// ```swift

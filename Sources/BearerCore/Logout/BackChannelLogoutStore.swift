@@ -54,19 +54,16 @@ public final class SeenLogoutTokens: @unchecked Sendable {
     /// Creates an empty record.
     public init() {}
 
-    /// Records `token` unless it is recorded already; forgets expired tokens.
+    /// Records `token` until its ``LogoutToken/rememberedUntil`` unless it is recorded already;
+    /// forgets tokens no check accepts any more, by the receiver's clock.
     ///
-    /// - Parameters:
-    ///   - token: A verified logout token.
-    ///   - now: The time.
+    /// - Parameter token: A verified logout token.
     /// - Returns: `true` when it was not recorded before.
-    func record(_ token: LogoutToken, now: Date) -> Bool {
+    func record(_ token: LogoutToken) -> Bool {
         let entry = Seen(issuer: token.issuer, tokenID: token.tokenID)
-        // Kept past its expiry by the longest skew a check allows, as the check itself does.
-        let until = token.expiresAt.addingTimeInterval(WallClock.defaultAllowedSkew)
         return lock.withLock {
-            seen = seen.filter { $0.value > now }
-            return seen.updateValue(until, forKey: entry) == nil
+            seen = seen.filter { $0.value > token.checkedAt }
+            return seen.updateValue(token.rememberedUntil, forKey: entry) == nil
         }
     }
 
@@ -91,7 +88,7 @@ extension SessionStore {
     public func endSessionsOneByOne(namedBy token: LogoutToken, remembering seen: SeenLogoutTokens) async throws
         -> LogoutEnding
     {
-        guard seen.record(token, now: Date()) else { return .replayed }
+        guard seen.record(token) else { return .replayed }
         do {
             var ended = 0
             for key in try await keys() {

@@ -15,12 +15,13 @@ public struct LogoutToken: Sendable, Hashable {
     public static let eventURI = "http://schemas.openid.net/event/backchannel-logout"
     /// The longest after `iat` a logout token is accepted, whatever its `exp` says, and its
     /// lifetime when it has no `exp`: two minutes, as the specification recommends (§4). A `jti` is
-    /// remembered for that long, plus the clock skew allowed.
+    /// remembered for that long, plus the clock skew the receiver allows (``rememberedUntil``).
     public static let maximumLifetime: TimeInterval = 120
 
     /// `iss`: the provider.
     public let issuer: String
-    /// `aud`: the clients it is meant for.
+    /// The app's clients it is meant for: those of its `aud` that are among the receiver's
+    /// ``BackChannelLogout/clientIDs``. Only their sessions end.
     public let audience: [String]
     /// `sub`: the user, when it names one.
     public let subject: String?
@@ -34,6 +35,11 @@ public struct LogoutToken: Sendable, Hashable {
     /// When it stops being accepted: its `exp`, or ``maximumLifetime`` after `iat` when that is
     /// sooner or it has no `exp`.
     public let expiresAt: Date
+    /// Until when a store must remember its `jti`: no check accepts the token after this,
+    /// ``expiresAt`` plus the clock skew the receiver allows.
+    public let rememberedUntil: Date
+    /// When it was checked, by the receiver's clock.
+    let checkedAt: Date
 
     /// Reads and checks the claims of a token whose signature was verified.
     ///
@@ -108,6 +114,10 @@ public struct LogoutToken: Sendable, Hashable {
             throw BearerError.invalidLogoutToken(
                 "The logout token has no jti, without which a replay cannot be told from it (§2.4).")
         }
+        for name in ["sub", "sid"] where claims[name] != nil && text(name) == nil {
+            // Read as absent, a malformed sid would widen the token to every session of its sub.
+            throw BearerError.invalidLogoutToken("The logout token's \"\(name)\" is not a non-empty string (§2.4).")
+        }
         let subject = text("sub")
         let sessionID = text("sid")
         guard subject != nil || sessionID != nil else {
@@ -115,12 +125,14 @@ public struct LogoutToken: Sendable, Hashable {
                 "The logout token names neither a session (sid) nor a user (sub) (§2.4); it ends nothing.")
         }
         self.issuer = issuer
-        self.audience = audience
+        self.audience = audience.filter(clientIDs.contains)
         self.subject = subject
         self.sessionID = sessionID
         self.tokenID = tokenID
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+        self.rememberedUntil = expiresAt.addingTimeInterval(clock.allowedSkew)
+        self.checkedAt = now
     }
 
     /// Whether `state` is a session this token ends (§2.7): one of its audience's clients, signed in

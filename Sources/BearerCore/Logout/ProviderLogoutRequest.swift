@@ -49,20 +49,21 @@ struct ProviderLogoutRequest: Sendable {
         presented = request
     }
 
-    /// What the redirect back says: ``ProviderSessionEnding/ended`` when it carries exactly this
-    /// request's `state`, else ``ProviderSessionEnding/notConfirmed(_:)`` with the provider's
-    /// error or a ``BearerError/Kind/invalidRedirect``.
+    /// What the redirect back says: ``ProviderSessionEnding/notConfirmed(_:)`` with the provider's
+    /// error when it carries one, ``ProviderSessionEnding/ended`` when it carries exactly this
+    /// request's `state`, else ``ProviderSessionEnding/notConfirmed(_:)`` with a
+    /// ``BearerError/Kind/invalidRedirect``.
     func ending(from redirect: URL) -> ProviderSessionEnding {
         let pairs = FormEncoding.decodePairs(
             URLComponents(url: redirect, resolvingAgainstBaseURL: false)?
                 .percentEncodedQuery ?? "")
-        let states = pairs.filter { $0.name == "state" }.map(\.value)
-        if states.count == 1, let state = states.first, ConstantTime.equals(state, presented.state) {
-            return .ended
-        }
         if let code = pairs.first(where: { $0.name == "error" })?.value {
             let description = pairs.first { $0.name == "error_description" }?.value
             return .notConfirmed(OAuthError(code: OAuthError.Code(rawValue: code), errorDescription: description))
+        }
+        let states = pairs.filter { $0.name == "state" }.map(\.value)
+        if states.count == 1, let state = states.first, ConstantTime.equals(state, presented.state) {
+            return .ended
         }
         return .notConfirmed(
             BearerError.invalidRedirect(
@@ -72,7 +73,7 @@ struct ProviderLogoutRequest: Sendable {
 }
 
 /// What became of the user's session at the provider when signing out there
-/// (``AuthSession/signOut(atProviderUsing:postLogoutRedirectURI:)``). The local session is gone
+/// (``AuthSession/disconnect(endingProviderSessionWith:postLogoutRedirectURI:)``). The local session is gone
 /// in every case.
 public enum ProviderSessionEnding: Sendable {
     /// The provider ended its session and sent the browser back with the request's `state`.
@@ -87,7 +88,7 @@ public enum ProviderSessionEnding: Sendable {
     case notConfirmed(any Error)
 }
 
-/// What signing out at the provider did (``AuthSession/signOut(atProviderUsing:postLogoutRedirectURI:)``):
+/// What signing out at the provider did (``AuthSession/disconnect(endingProviderSessionWith:postLogoutRedirectURI:)``):
 /// the grant's revocation, then the provider's session.
 public struct ProviderSignOut: Sendable {
     /// Whether the server revoked the grant; the local session was removed either way.

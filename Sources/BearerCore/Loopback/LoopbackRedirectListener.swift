@@ -121,7 +121,12 @@ final class LoopbackRedirectListener: Sendable {
 
     /// Waits as ``waitForRedirect(expecting:timeout:)`` does, once ``beginWait()`` has claimed the
     /// listener; the caller calls ``endWait()`` after.
-    func waitHavingBegun(expecting expected: RedirectExpectation, timeout: Duration) async throws -> URL {
+    ///
+    /// With `startPage`, the listener also answers that page's path once, sending the browser on
+    /// to its page (see ``LoopbackStartPage``).
+    func waitHavingBegun(
+        expecting expected: RedirectExpectation, timeout: Duration, startPage: LoopbackStartPage? = nil
+    ) async throws -> URL {
         guard let descriptor = socket.descriptor else {
             throw BearerError.invalidConfiguration("The loopback listener is not listening; start the sign-in again.")
         }
@@ -131,7 +136,9 @@ final class LoopbackRedirectListener: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 let started = DetachedThread.start { [self] in
                     continuation.resume(
-                        with: Result { try self.serve(descriptor, expected, until: deadline, stop: stop) })
+                        with: Result {
+                            try self.serve(descriptor, expected, until: deadline, stop: stop, startPage: startPage)
+                        })
                 }
                 if !started {
                     continuation.resume(
@@ -149,8 +156,10 @@ final class LoopbackRedirectListener: Sendable {
         _ descriptor: Int32,
         _ expected: RedirectExpectation,
         until deadline: ContinuousClock.Instant,
-        stop: CancellationSignal
+        stop: CancellationSignal,
+        startPage: LoopbackStartPage?
     ) throws -> URL {
+        var startPage = startPage
         var connections: [LoopbackConnection] = []
         defer {
             for connection in connections { connection.close() }
@@ -194,7 +203,15 @@ final class LoopbackRedirectListener: Sendable {
                 }
                 connections.remove(at: index)
                 defer { connection.close() }
-                switch LoopbackRequest.classify(head, path: path, hosts: hosts, expecting: expected) {
+                switch LoopbackRequest.classify(
+                    head, path: path, hosts: hosts, expecting: expected, startPath: startPage?.path)
+                {
+                case .start:
+                    // Once: the page it sends the browser to holds a credential.
+                    if let page = startPage?.page {
+                        connection.respond(status: "303 See Other", body: "", location: page)
+                    }
+                    startPage = nil
                 case .redirect(let target):
                     guard let url = URL(string: "http://\(hostName):\(port)\(target)") else {
                         connection.respond(status: "400 Bad Request", body: "Bad request.")

@@ -18,6 +18,8 @@ enum LoopbackRequest: Equatable {
     case redirect(target: String)
     /// Not the answer: refuse with this status and text, and keep waiting.
     case refuse(status: String, message: String)
+    /// The one-time start page (see ``LoopbackStartPage``): the browser is sent on to the page.
+    case start
 
     /// The largest request head read, in bytes.
     static let maximumHeadSize = 16_384
@@ -34,7 +36,8 @@ enum LoopbackRequest: Equatable {
         _ head: String,
         path: String,
         hosts: Set<String>,
-        expecting expected: RedirectExpectation
+        expecting expected: RedirectExpectation,
+        startPath: String? = nil
     ) -> LoopbackRequest {
         let lines = head.split(separator: "\r\n", omittingEmptySubsequences: false)
         let parts = (lines.first ?? "").split(separator: " ", omittingEmptySubsequences: false)
@@ -46,13 +49,14 @@ enum LoopbackRequest: Equatable {
         }
         let target = String(parts[1])
         let targetPath = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard targetPath == path else {
+        guard targetPath == path || (startPath.map { targetPath == $0 } ?? false) else {
             return .refuse(status: "404 Not Found", message: "Not found.")
         }
         let hostValues = lines.dropFirst().compactMap(headerValue(named: "host"))
         guard hostValues.count == 1, let host = hostValues.first, hosts.contains(host.lowercased()) else {
             return .refuse(status: "400 Bad Request", message: "This address does not serve that host.")
         }
+        if targetPath != path { return .start }
         let query = target.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
         guard expected.accepts(query: query) else {
             return .refuse(

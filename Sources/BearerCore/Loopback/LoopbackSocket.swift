@@ -156,10 +156,13 @@ final class LoopbackConnection {
     }
 
     /// Sends a short answer and asks the client to close (a full socket buffer drops the rest).
-    func respond(status: String, body: String, contentType: String = "text/plain; charset=utf-8") {
+    func respond(
+        status: String, body: String, contentType: String = "text/plain; charset=utf-8", location: URL? = nil
+    ) {
         let payload = Array(body.utf8)
         let head =
             "HTTP/1.1 \(status)\r\nContent-Type: \(contentType)\r\nContent-Length: \(payload.count)\r\n"
+            + (location.map { "Location: \($0.absoluteString)\r\n" } ?? "")
             + "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
         let message = Array(head.utf8) + payload
         #if canImport(Darwin)

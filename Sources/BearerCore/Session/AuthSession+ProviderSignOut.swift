@@ -5,18 +5,19 @@
 #endif
 
 extension AuthSession {
-    /// Signs out here and at the provider (OpenID Connect RP-Initiated Logout 1.0), so that the
-    /// next sign-in asks who the user is instead of passing straight through as the same account.
+    /// Disconnects as ``disconnect()`` does, then signs the user out at the provider too (OpenID
+    /// Connect RP-Initiated Logout 1.0), so that the next sign-in asks who the user is instead of
+    /// passing straight through as the same account.
     ///
-    /// First the grant is revoked and the stored session removed, as ``disconnect()`` does: a
-    /// closed page or a failed provider step never leaves tokens behind. Then `agent` shows the
+    /// First the grant is revoked and the stored session removed: a closed page or a failed
+    /// provider step never leaves tokens behind. Then `agent` shows the
     /// provider's `end_session_endpoint` with `id_token_hint` (the session's ID token, when it still
     /// holds one), `client_id`, `post_logout_redirect_uri` and a fresh `state`, and the redirect
     /// back must carry that `state`.
     ///
     /// ```swift
-    /// let outcome = try await session.signOut(
-    ///     atProviderUsing: ASWebAuthenticationSessionAgent(anchor: window),
+    /// let outcome = try await session.disconnect(
+    ///     endingProviderSessionWith: ASWebAuthenticationSessionAgent(anchor: window),
     ///     postLogoutRedirectURI: URL(string: "com.example.app:/signed-out"))
     /// if case .notOffered = outcome.providerSession {
     ///     showHint("You are still signed in at your provider.")
@@ -34,10 +35,11 @@ extension AuthSession {
     ///   ``ProviderSessionEnding/notOffered`` (the provider has no end-session endpoint) or
     ///   ``ProviderSessionEnding/notConfirmed(_:)`` (the page was closed or the provider's answer
     ///   did not confirm it).
-    /// - Throws: The store's error when the stored session cannot be read or removed; nothing was
-    ///   revoked, removed or shown then, and this session is still signed in.
-    public func signOut(
-        atProviderUsing agent: some AuthorizationAgent,
+    /// - Throws: The store's error when the stored session cannot be read (nothing was revoked,
+    ///   removed or shown) or removed (the grant was revoked, the stored copy is still there, and
+    ///   nothing was shown), as ``disconnect()`` throws it.
+    public func disconnect(
+        endingProviderSessionWith agent: some AuthorizationAgent,
         postLogoutRedirectURI: URL? = nil
     ) async throws -> ProviderSignOut {
         let signedIn = machine.state

@@ -81,6 +81,8 @@ extension AuthSession.StateMachine {
         ///   refresh when the stored copy was marked by another process that spent the refresh
         ///   token this one had rotated; otherwise the copy is taken, and the unsaved tokens, of the
         ///   same grant, are left to it (revoking one would end the whole grant at some servers).
+        /// - A copy the provider ended: a refresh is saved over it still ended, unless another
+        ///   process refreshed since, whose copy is taken.
         func reconciling(with stored: AuthState?) -> (Phase, StoredCopyAction) {
             guard case .unsaved(let state, let base, let newGrant) = self else { return (self, .unchanged) }
             guard stored != base else { return (self, .unchanged) }
@@ -94,6 +96,13 @@ extension AuthSession.StateMachine {
                     .signedOut(state.forgettingTokens()),
                     onlyHere ? .revokeOrphan(state, then: failure) : .fail(failure)
                 )
+            }
+            // The provider ended the session (back-channel logout) while this refresh was unsaved:
+            // its tokens, the newest of the grant, are saved marked as ended; a copy refreshed
+            // since by another process is taken as it is. Only a new sign-in lifts the mark.
+            if !newGrant, stored.isEndedAtProvider {
+                guard stored.refreshToken == base?.refreshToken else { return (.signInRequired(stored), .adopted) }
+                return (.unsaved(state.endedAtProvider(), over: stored, newGrant: false), .unchanged)
             }
             if newGrant || (stored.signInRequired && stored.refreshToken == base?.refreshToken) {
                 return (.unsaved(state, over: stored, newGrant: newGrant), .unchanged)

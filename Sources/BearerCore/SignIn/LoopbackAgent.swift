@@ -71,11 +71,16 @@ public struct LoopbackAgent: AuthorizationAgent {
         let timeout = self.timeout
         try listener.beginWait()
         defer { listener.endWait() }
+        // A provider logout's page holds the ID token: the browser opens a page of the listener,
+        // which sends it on, so the token is on no command line.
+        let startPage = request.endSessionPage.map(LoopbackStartPage.init(page:))
+        let opened = startPage?.address(on: listener.redirectURI) ?? request.url
         return try await withThrowingTaskGroup(of: URL.self) { group in
             group.addTask {
-                try await listener.waitHavingBegun(expecting: RedirectExpectation(request), timeout: timeout)
+                try await listener.waitHavingBegun(
+                    expecting: RedirectExpectation(request), timeout: timeout, startPage: startPage)
             }
-            try await opener.open(request.url)
+            try await opener.open(opened)
             guard let redirect = try await group.next() else { throw CancellationError() }
             return redirect
         }

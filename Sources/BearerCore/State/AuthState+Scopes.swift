@@ -71,6 +71,7 @@ extension AuthState {
         }
         if merged.user == nil { merged.user = user }
         if merged.idToken == nil { merged.idToken = idToken }
+        if merged.providerSessionID == nil { merged.providerSessionID = providerSessionID }
         merged.requestedScopes = Scopes.deduplicated(requestedScopes + grant.requestedScopes)
         merged.signInRequiredError = nil
         merged.metadata = metadata.merging(grant.metadata) { _, new in new }

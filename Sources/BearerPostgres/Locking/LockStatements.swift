@@ -31,10 +31,12 @@ struct LockStatements: Sendable {
     /// Clears owner `$2`'s lease of row `$1`.
     let clear: String
     /// Saves state `$2`, sealed `$3`, with its ``SessionColumns`` `$5`…`$8`, into row `$1` while
-    /// owner `$4`'s lease of it is live, clearing `ended_at` when `$9`; answers a row when it did.
+    /// owner `$4`'s lease of it is live, clearing `ended_at` when `$9` or when the session is of
+    /// another provider session than the row's (a new sign-in); answers a row when it did.
     let saveUnderLease: String
     /// Writes row `$1` with state `$2`, sealed `$3`, owner `$4`'s lease for the interval `$5`, and
-    /// its ``SessionColumns`` `$6`…`$9`, clearing `ended_at` when `$10`: the save of a lock's holder,
+    /// its ``SessionColumns`` `$6`…`$9`, clearing `ended_at` when `$10` or when the session is of
+    /// another provider session than the row's (a new sign-in): the save of a lock's holder,
     /// which leases a row it creates.
     let saveHoldingLock: String
     /// Inserts row `$1` with state `$2`, sealed `$3` and its ``SessionColumns`` `$4`…`$7`, unless another row is there (a row with the
@@ -72,7 +74,9 @@ struct LockStatements: Sendable {
             """
         saveUnderLease = """
             UPDATE \(name) SET state = $2::bytea, sealed = $3::boolean, updated_at = now(),
-                \(Self.columnsFrom(5)), ended_at = CASE WHEN $9::boolean THEN NULL ELSE ended_at END
+                \(Self.columnsFrom(5)),
+                ended_at = CASE WHEN $9::boolean OR provider_session IS DISTINCT FROM nullif($8::text, '') THEN NULL
+                    ELSE ended_at END
             WHERE key = $1::text AND lease_owner = $4::text AND \(live) RETURNING 1
             """
         saveHoldingLock = """
@@ -84,7 +88,8 @@ struct LockStatements: Sendable {
                 lease_owner = EXCLUDED.lease_owner, lease_taken_at = EXCLUDED.lease_taken_at,
                 lease_until = EXCLUDED.lease_until, issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id,
                 subject = EXCLUDED.subject, provider_session = EXCLUDED.provider_session,
-                ended_at = CASE WHEN $10::boolean THEN NULL ELSE row.ended_at END
+                ended_at = CASE WHEN $10::boolean OR row.provider_session IS DISTINCT FROM EXCLUDED.provider_session
+                    THEN NULL ELSE row.ended_at END
             """
         insertUnlessPresent = """
             INSERT INTO \(name) AS row (key, state, sealed, updated_at, issuer, client_id, subject, provider_session)

@@ -25,10 +25,11 @@ extension PostgresSessionStore: BackChannelLogoutStore {
                 "The table name \(table) is too long for its logout tokens table (the name followed by "
                     + "\(Self.logoutTokensTableSuffix) must fit in 63 bytes); choose a shorter table name.")
         }
-        let statement = Self.endSessionsStatement(sessions: tableName.sql, logoutTokens: logoutTable.sql)
+        let statement = Self.endSessionsStatement(
+            sessions: tableName.sql, logoutTokens: logoutTable.sql, namingSession: token.sessionID != nil)
         let audience = String(decoding: try JSONEncoder().encode(token.audience), as: UTF8.self)
         // Remembered as long as a check would still accept the token.
-        let forgetAt = token.expiresAt.addingTimeInterval(WallClock.defaultAllowedSkew).timeIntervalSince1970
+        let forgetAt = token.rememberedUntil.timeIntervalSince1970
         let parameters: [PostgresConnection.Parameter] = [
             .text(token.issuer), .text(token.tokenID), .text(String(forgetAt)), .text(audience),
             .text(token.sessionID ?? ""), .text(token.subject ?? ""),
@@ -47,25 +48,29 @@ extension PostgresSessionStore: BackChannelLogoutStore {
 
     /// Records token `$1`/`$2` until `$3` (seconds since 1970) unless recorded, and only then ends the
     /// rows of issuer `$1` (or its spelling with `https://`, Google's) whose client is in the JSON
-    /// array `$4`, in provider session `$5` (and of user `$6` when given), or of user `$6` when no
-    /// session is named; sweeps expired tokens. Answers whether the token was new, and how many
-    /// rows it ended, as text.
-    static func endSessionsStatement(sessions: String, logoutTokens: String) -> String {
-        """
-        WITH swept AS (DELETE FROM \(logoutTokens) WHERE expires_at < now() - interval '1 minute'),
-        fresh AS (
-            INSERT INTO \(logoutTokens) (issuer, jti, expires_at)
-            VALUES ($1::text, $2::text, to_timestamp($3::text::double precision))
-            ON CONFLICT (issuer, jti) DO NOTHING RETURNING 1),
-        ended AS (
-            UPDATE \(sessions) SET ended_at = coalesce(ended_at, now())
-            WHERE EXISTS (SELECT 1 FROM fresh)
-                AND (issuer = $1::text OR issuer = 'https://' || $1::text)
-                AND client_id IN (SELECT jsonb_array_elements_text($4::text::jsonb))
-                AND CASE WHEN $5::text <> '' THEN provider_session = $5::text AND ($6::text = '' OR subject = $6::text)
-                    ELSE subject = $6::text END
-            RETURNING 1)
-        SELECT EXISTS (SELECT 1 FROM fresh), (SELECT count(*) FROM ended)::text
-        """
+    /// array `$4`: with `namingSession`, those in provider session `$5` (and of user `$6` unless it is
+    /// empty); otherwise those of user `$6`. Each is one equality on an index. Sweeps tokens an hour
+    /// past their time, so that the database's clock may differ from the app's. Answers whether the
+    /// token was new, and how many rows it ended, as text.
+    static func endSessionsStatement(sessions: String, logoutTokens: String, namingSession: Bool) -> String {
+        let named =
+            namingSession
+            ? "provider_session = $5::text AND ($6::text = '' OR subject = $6::text)"
+            : "subject = $6::text AND $5::text = ''"
+        return """
+            WITH swept AS (DELETE FROM \(logoutTokens) WHERE expires_at < now() - interval '1 hour'),
+            fresh AS (
+                INSERT INTO \(logoutTokens) (issuer, jti, expires_at)
+                VALUES ($1::text, $2::text, to_timestamp($3::text::double precision))
+                ON CONFLICT (issuer, jti) DO NOTHING RETURNING 1),
+            ended AS (
+                UPDATE \(sessions) SET ended_at = coalesce(ended_at, now())
+                WHERE EXISTS (SELECT 1 FROM fresh)
+                    AND (issuer = $1::text OR issuer = 'https://' || $1::text)
+                    AND client_id IN (SELECT jsonb_array_elements_text($4::text::jsonb))
+                    AND \(named)
+                RETURNING 1)
+            SELECT EXISTS (SELECT 1 FROM fresh), (SELECT count(*) FROM ended)::text
+            """
     }
 }

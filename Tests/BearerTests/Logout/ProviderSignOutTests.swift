@@ -60,7 +60,8 @@ struct ProviderSignOutTests {
         let agent = LogoutPageAgent { request in
             Fixtures.url(Self.afterLogout.absoluteString + "?state=" + request.state)
         }
-        let outcome = try await session.signOut(atProviderUsing: agent, postLogoutRedirectURI: Self.afterLogout)
+        let outcome = try await session.disconnect(
+            endingProviderSessionWith: agent, postLogoutRedirectURI: Self.afterLogout)
         guard case .ended = outcome.providerSession else {
             Issue.record("not ended: \(outcome.providerSession)")
             return
@@ -88,8 +89,8 @@ struct ProviderSignOutTests {
         ]
         for answer in answers {
             let (session, store, transport) = try await Self.signedIn()
-            let outcome = try await session.signOut(
-                atProviderUsing: LogoutPageAgent(answer), postLogoutRedirectURI: Self.afterLogout)
+            let outcome = try await session.disconnect(
+                endingProviderSessionWith: LogoutPageAgent(answer), postLogoutRedirectURI: Self.afterLogout)
             guard case .notConfirmed = outcome.providerSession else {
                 Issue.record("expected notConfirmed, got \(outcome.providerSession)")
                 continue
@@ -104,7 +105,7 @@ struct ProviderSignOutTests {
     func notOffered() async throws {
         let (session, store, _) = try await Self.signedIn(endSession: nil)
         let agent = LogoutPageAgent { _ in Self.afterLogout }
-        let outcome = try await session.signOut(atProviderUsing: agent)
+        let outcome = try await session.disconnect(endingProviderSessionWith: agent)
         guard case .notOffered = outcome.providerSession else {
             Issue.record("expected notOffered, got \(outcome.providerSession)")
             return
@@ -119,7 +120,7 @@ struct ProviderSignOutTests {
         let agent = LogoutPageAgent { request in
             Fixtures.url(request.redirectURI.absoluteString + "?state=" + request.state)
         }
-        let outcome = try await session.signOut(atProviderUsing: agent)
+        let outcome = try await session.disconnect(endingProviderSessionWith: agent)
         guard case .ended = outcome.providerSession else {
             Issue.record("not ended: \(outcome.providerSession)")
             return
