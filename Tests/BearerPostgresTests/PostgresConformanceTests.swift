@@ -19,5 +19,13 @@ extension SharedPostgresServer {
                 try await StoreFixtures.store(table: table)
             }.verify()
         }
+
+        @Test("BackChannelLogoutConformance: PostgresSessionStore, a replay tried at a second store on the table")
+        func logout() async throws {
+            let table = StoreFixtures.uniqueTable()
+            try await BackChannelLogoutConformance(sharedAcrossInstances: true) {
+                try await StoreFixtures.store(table: table)
+            }.verify()
+        }
     }
 }

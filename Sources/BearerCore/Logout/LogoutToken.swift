@@ -135,6 +135,31 @@ public struct LogoutToken: Sendable, Hashable {
         self.checkedAt = now
     }
 
+    /// A token with these claims, as if it had passed its checks at `issuedAt`: for conformance
+    /// checks of stores (BearerTesting's `BackChannelLogoutConformance`), never for a token that
+    /// came from a provider.
+    ///
+    /// - Parameters:
+    ///   - issuer: `iss`.
+    ///   - audience: The clients it is meant for.
+    ///   - subject: `sub`.
+    ///   - sessionID: `sid`.
+    ///   - tokenID: `jti`.
+    ///   - issuedAt: `iat`, and when it was checked.
+    @_spi(Testing) public init(
+        issuer: String, audience: [String], subject: String?, sessionID: String?, tokenID: String, issuedAt: Date
+    ) {
+        self.issuer = issuer
+        self.audience = audience
+        self.subject = subject
+        self.sessionID = sessionID
+        self.tokenID = tokenID
+        self.issuedAt = issuedAt
+        self.expiresAt = issuedAt.addingTimeInterval(Self.maximumLifetime)
+        self.rememberedUntil = expiresAt.addingTimeInterval(WallClock.defaultAllowedSkew)
+        self.checkedAt = issuedAt
+    }
+
     /// Whether `state` is a session this token ends (§2.7): one of its audience's clients, signed in
     /// at its issuer, in the provider session it names (and as the user, when it names one too), or
     /// any session of the user it names when it names no session.

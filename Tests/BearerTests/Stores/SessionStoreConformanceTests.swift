@@ -84,4 +84,13 @@ private actor CarelessStore: SessionStore {
         func write(_ state: AuthState) async throws { await store.set(state, key: key) }
         func remove() async throws { await store.set(nil, key: key) }
     }
+
+    @Test("BackChannelLogoutConformance: InMemorySessionStore and FileSessionStore (which remember tokens per value)")
+    func logout() async throws {
+        try await BackChannelLogoutConformance { InMemorySessionStore() }.verify()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bearer-logout-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = FileSessionStore(directory: directory)
+        try await BackChannelLogoutConformance { store }.verify()
+    }
 }
