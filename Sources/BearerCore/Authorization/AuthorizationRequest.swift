@@ -167,14 +167,6 @@ public struct AuthorizationRequest: Sendable, Hashable {
     /// and `request`.
     public var url: URL {
         if let endSessionPage { return endSessionPage }
-        var components = URLComponents(url: server.authorizationEndpoint, resolvingAgainstBaseURL: false)
-        let existing = (components?.percentEncodedQuery ?? "")
-            .split(separator: "&")
-            .filter { segment in
-                let name = segment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-                return !Self.standardParameterNames.contains(FormEncoding.decode(name))
-            }
-            .map(String.init)
         let parameters: [(name: String, value: String)]
         if let pushed {
             parameters = [("client_id", client.id), ("request_uri", pushed.requestURI)]
@@ -186,9 +178,9 @@ public struct AuthorizationRequest: Sendable, Hashable {
         } else {
             parameters = queryParameters
         }
-        let query = (existing + [FormEncoding.encode(parameters)]).joined(separator: "&")
-        components?.percentEncodedQuery = query
-        return components?.url ?? server.authorizationEndpoint
+        return FormEncoding.url(
+            server.authorizationEndpoint, adding: parameters, replacing: Self.standardParameterNames)
+            ?? server.authorizationEndpoint
     }
 
     private static func randomToken(using generator: inout some RandomNumberGenerator) -> String {

@@ -124,15 +124,9 @@ public struct LogoutToken: Sendable, Hashable {
             throw BearerError.invalidLogoutToken(
                 "The logout token names neither a session (sid) nor a user (sub) (§2.4); it ends nothing.")
         }
-        self.issuer = issuer
-        self.audience = audience.filter(clientIDs.contains)
-        self.subject = subject
-        self.sessionID = sessionID
-        self.tokenID = tokenID
-        self.issuedAt = issuedAt
-        self.expiresAt = expiresAt
-        self.rememberedUntil = expiresAt.addingTimeInterval(clock.allowedSkew)
-        self.checkedAt = now
+        self.init(
+            issuer: issuer, audience: audience.filter(clientIDs.contains), subject: subject, sessionID: sessionID,
+            tokenID: tokenID, issuedAt: issuedAt, expiresAt: expiresAt, checkedAt: now, allowedSkew: clock.allowedSkew)
     }
 
     /// A token with these claims, as if it had passed its checks at `issuedAt`: for conformance
@@ -149,15 +143,25 @@ public struct LogoutToken: Sendable, Hashable {
     @_spi(Testing) public init(
         issuer: String, audience: [String], subject: String?, sessionID: String?, tokenID: String, issuedAt: Date
     ) {
+        self.init(
+            issuer: issuer, audience: audience, subject: subject, sessionID: sessionID, tokenID: tokenID,
+            issuedAt: issuedAt, expiresAt: issuedAt.addingTimeInterval(Self.maximumLifetime), checkedAt: issuedAt,
+            allowedSkew: WallClock.defaultAllowedSkew)
+    }
+
+    private init(
+        issuer: String, audience: [String], subject: String?, sessionID: String?, tokenID: String, issuedAt: Date,
+        expiresAt: Date, checkedAt: Date, allowedSkew: TimeInterval
+    ) {
         self.issuer = issuer
         self.audience = audience
         self.subject = subject
         self.sessionID = sessionID
         self.tokenID = tokenID
         self.issuedAt = issuedAt
-        self.expiresAt = issuedAt.addingTimeInterval(Self.maximumLifetime)
-        self.rememberedUntil = expiresAt.addingTimeInterval(WallClock.defaultAllowedSkew)
-        self.checkedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.rememberedUntil = expiresAt.addingTimeInterval(allowedSkew)
+        self.checkedAt = checkedAt
     }
 
     /// Whether `state` is a session this token ends (§2.7): one of its audience's clients, signed in

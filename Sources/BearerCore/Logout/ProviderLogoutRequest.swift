@@ -29,19 +29,13 @@ struct ProviderLogoutRequest: Sendable {
     init(endpoint: URL, server: AuthorizationServer, client: Client, idToken: IDToken?, redirectURI: URL) throws {
         try server.checkSecure(endpoint)
         var request = try AuthorizationRequest(server: server, client: client, scopes: [], redirectURI: redirectURI)
-        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
-        let existing = (components?.percentEncodedQuery ?? "").split(separator: "&").filter { segment in
-            let name = segment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return !Self.parameterNames.contains(FormEncoding.decode(name))
-        }.map(String.init)
         var parameters: [(name: String, value: String)] = []
         if let idToken { parameters.append(("id_token_hint", idToken.value)) }
         parameters += [
             ("client_id", client.id), ("post_logout_redirect_uri", redirectURI.absoluteString),
             ("state", request.state),
         ]
-        components?.percentEncodedQuery = (existing + [FormEncoding.encode(parameters)]).joined(separator: "&")
-        guard let page = components?.url else {
+        guard let page = FormEncoding.url(endpoint, adding: parameters, replacing: Self.parameterNames) else {
             throw BearerError.invalidConfiguration(
                 "The end-session endpoint \(endpoint.absoluteString) cannot carry the logout parameters.")
         }
