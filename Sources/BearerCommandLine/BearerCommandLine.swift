@@ -6,7 +6,7 @@ package enum BearerCommandLine {
     /// Every command, in the order `bearer --help` lists them.
     static let commands: [any Command.Type] = [
         LoginCommand.self, TokenCommand.self, CurlCommand.self, ProofCommand.self, StatusCommand.self,
-        AddScopesCommand.self, ClientKeyCommand.self,
+        AddScopesCommand.self, AccountsCommand.self, ClientKeyCommand.self,
         LogoutCommand.self, MigrateCommand.self, ExportCommand.self,
     ]
 

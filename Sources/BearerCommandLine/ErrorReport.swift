@@ -46,6 +46,8 @@ enum ErrorReport {
             if error.signInRequired { return .signInRequired }
             if error.isTransient { return .unavailable }
             if [.unreadableSession, .insecureStorage].contains(error.kind) { return .dataError }
+            // An --account, $BEARER_ACCOUNT or rule that names no account (or several).
+            if error.kind == .unknownAccount { return .usage }
             return .failure
         default:
             return .failure

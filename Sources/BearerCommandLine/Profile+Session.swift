@@ -29,7 +29,7 @@ extension Profile {
         configuration.clientKeys = ClientKeyFile(recordedIn: state)
         configuration.clientAssertionAudience = ClientKeyFile.audience(recordedIn: state)
         let session = try await AuthSession.restore(
-            key: name,
+            key: try sessionKey(),
             from: store,
             transport: environment.transport,
             clock: environment.clock,

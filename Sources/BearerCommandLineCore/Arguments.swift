@@ -26,7 +26,7 @@ package struct CommandSpec: Sendable {
         positionalName: String = ""
     ) {
         self.name = name
-        self.valueOptions = valueOptions.union(["profile"])
+        self.valueOptions = valueOptions.union(["profile", "account"])
         self.repeatable = repeatable
         self.flags = flags.union(["help"])
         self.shortNames = shortNames.merging(["h": "help"]) { current, _ in current }

@@ -1,5 +1,13 @@
 @_spi(CommandLine) package import BearerCore
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 #if canImport(FoundationEssentials)
     package import FoundationEssentials
 #else
@@ -15,6 +23,9 @@ package struct LocalEnvironment: Sendable {
     package var console: Console
     /// Gives the time.
     package var clock: WallClock
+    /// The working directory, where the search for account rule files (``AccountRules``) starts;
+    /// `nil` for none.
+    package var workingDirectoryPath: String?
 
     /// Creates an environment.
     ///
@@ -22,14 +33,25 @@ package struct LocalEnvironment: Sendable {
     ///   - variables: Environment variables; `nil` (the default) for the process's.
     ///   - console: Where output goes.
     ///   - clock: Gives the time.
+    ///   - workingDirectory: Where account rule files are looked for; the process's by default.
     package init(
         variables: [String: String]? = nil,
         console: Console = .standard,
-        clock: WallClock = .system
+        clock: WallClock = .system,
+        workingDirectory: String? = Self.processWorkingDirectory()
     ) {
         self.variables = variables.map(EnvironmentVariables.init) ?? .process
         self.console = console
         self.clock = clock
+        self.workingDirectoryPath = workingDirectory
+    }
+
+    /// The process's working directory; `nil` when it cannot be read (it was removed).
+    package static func processWorkingDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Where sessions live: `$BEARER_CONFIG_DIR`, else `$XDG_CONFIG_HOME/bearer`, else `~/.config/bearer`.

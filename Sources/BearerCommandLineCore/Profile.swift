@@ -6,16 +6,20 @@
     import Foundation
 #endif
 
-/// A named session in the config folder (`default` unless `--profile` says otherwise).
+/// A named session in the config folder (`default` unless `--profile` says otherwise), with
+/// its accounts: the users signed in under it, one of them the default.
 package struct Profile {
-    /// The profile's name, which is its session's key.
+    /// The profile's name, which is its first account's session key and the start of the others'.
     package let name: String
+    /// The account asked for: `--account`, else `$BEARER_ACCOUNT`, else the nearest rule file's
+    /// (``AccountRules``); `nil` for the profile's default account.
+    package let accountName: String?
     /// Where the profile lives and what the command may use.
     package let environment: LocalEnvironment
 
     /// The profile that `arguments` name.
     ///
-    /// - Throws: ``UsageError`` for a name that cannot be a file name.
+    /// - Throws: ``UsageError`` for a name that cannot be a file name, or a malformed rule file.
     package init(_ arguments: ParsedArguments, _ environment: LocalEnvironment) throws {
         name = arguments.value("profile") ?? "default"
         self.environment = environment
@@ -24,9 +28,16 @@ package struct Profile {
         } catch {
             throw UsageError("\"\(name)\" is not a valid profile name; use letters, digits and . _ - @ +.")
         }
+        if let given = arguments.value("account") ?? environment.variables["BEARER_ACCOUNT"], !given.isEmpty {
+            accountName = given
+        } else if let directory = environment.workingDirectoryPath {
+            accountName = try AccountRules.account(for: name, from: directory, console: environment.console)
+        } else {
+            accountName = nil
+        }
     }
 
-    /// The store holding the profile's session.
+    /// The store holding the profile's sessions.
     package var store: FileSessionStore { environment.store }
 
     /// `--profile NAME ` for a command line to suggest, or nothing for the default profile.
@@ -34,7 +45,25 @@ package struct Profile {
 
     /// The session file's path, for messages.
     package var file: String {
-        (try? store.fileURL(for: name).path) ?? name
+        (try? store.fileURL(for: (try? sessionKey()) ?? name).path) ?? name
+    }
+
+    /// The profile's accounts, sorted by key.
+    ///
+    /// - Throws: The store's error when the folder cannot be listed.
+    package func accounts() throws -> [SavedAccount] {
+        try store.accountsWithoutSuspending(key: name)
+    }
+
+    /// The key of the account the command uses: the one ``accountName`` names, else the
+    /// profile's default; the profile's name when it has no account yet.
+    ///
+    /// - Throws: ``BearerError/Kind/unknownAccount`` when ``accountName`` names no account or
+    ///   several; the store's error when the folder cannot be listed.
+    package func sessionKey() throws -> String {
+        let accounts = try accounts()
+        if let accountName { return try AccountList.account(named: accountName, among: accounts).key }
+        return accounts.first(where: \.isDefault)?.key ?? name
     }
 
     /// The stored session, or an error telling the user to sign in.
@@ -42,9 +71,10 @@ package struct Profile {
         try storedState()
     }
 
-    /// The stored session, or an error telling the user to sign in, read without suspending.
+    /// The stored session of the account the command uses, or an error telling the user to sign
+    /// in, read without suspending.
     package func storedState() throws -> AuthState {
-        guard let state = try store.loadWithoutSuspending(key: name) else {
+        guard let state = try store.loadWithoutSuspending(key: try sessionKey()) else {
             throw NoSession(profile: name)
         }
         return state

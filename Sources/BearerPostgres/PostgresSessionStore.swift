@@ -132,6 +132,20 @@ public struct PostgresSessionStore: SessionStore {
         return rows.compactMap { $0.first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } }
     }
 
+    /// The keys that start with `prefix`, sorted by their UTF-8 bytes, found through the index
+    /// on the keys' prefixes (schema version 2's `_by_key_prefix`), not by reading every key: an
+    /// ``AccountList`` lists one user's accounts with it.
+    ///
+    /// - Throws: ``PostgresSessionStoreError``.
+    public func keys(startingWith prefix: String) async throws -> [String] {
+        let select = statements.keysWithPrefix
+        let pattern = StoreStatements.likePattern(startingWith: prefix)
+        let rows = try await run(stoppingOnCancellation: true) { connection in
+            try connection.execute(select, [.text(pattern)])
+        }
+        return rows.compactMap { $0.first.flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
     /// Runs `body` while holding the PostgreSQL advisory lock of `key`, which every process
     /// sharing the database respects. The body's loads, saves and removals go through `access`,
     /// on the lock's connection and under its lease.

@@ -26,7 +26,11 @@ enum LoginCommand: Command {
                bearer login RESOURCE-URL [--scope "A B …"] [--issuer URL --client-id ID] [--client-key-file FILE]
                             [--assertion-audience issuer|endpoint] [--profile NAME] \(SignInOptions.usage) [--dpop] [--allow-insecure-loopback]
 
-        Signs in and saves the session with its server and client settings in the profile.
+        Signs in and saves the session with its server and client settings in the profile, as
+        the account of the user who signed in: a user not yet in the profile is added beside the
+        others (bearer accounts lists them), the same user signing in again updates that account.
+        The account signed in becomes the profile's default; --account NAME (or $BEARER_ACCOUNT)
+        picks another for one command.
 
         Given a protected resource's URL (such as an MCP server's endpoint), the tool finds the
         resource's authorization server from its metadata (RFC 9728), registers itself there
@@ -79,7 +83,7 @@ enum LoginCommand: Command {
         let allowedHosts = try AllowedHosts.given(arguments, command: "login")
         let console = environment.console
 
-        let store = profile.store
+        let accounts = AccountList(store: profile.store, key: profile.name)
         var configuration = AuthSession.Configuration.recommended(for: server)
         configuration.dpop = DPoPSettings(use: arguments.has("dpop") ? .required : .never, keys: PlatformDPoPKeys())
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
@@ -90,12 +94,11 @@ enum LoginCommand: Command {
             guard !arguments.has("no-browser") else {
                 throw UsageError("Give either --device or --no-browser, not both.", command: "login")
             }
-            session = try await AuthSession.signInWithDeviceCode(
+            session = try await accounts.signInWithDeviceCode(
                 to: server,
                 as: client,
                 scopes: scopes,
-                store: store,
-                key: profile.name,
+                makingDefault: true,
                 transport: environment.transport,
                 clock: environment.clock,
                 configuration: configuration,
@@ -106,14 +109,13 @@ enum LoginCommand: Command {
             )
         } else {
             let agent = try SignInOptions.agent(arguments, port: port, command: "login", console: console)
-            session = try await AuthSession.signIn(
+            session = try await accounts.signIn(
                 to: server,
                 as: client,
                 scopes: scopes,
                 using: agent,
-                store: store,
-                key: profile.name,
-                additionalParameters: server.isGoogle ? ["access_type": "offline"] : [:],
+                additionalParameters: signInParameters(for: server, profile: profile),
+                makingDefault: true,
                 transport: environment.transport,
                 clock: environment.clock,
                 configuration: configuration
@@ -127,8 +129,24 @@ enum LoginCommand: Command {
         if state != remembered { try await session.replace(with: state) }
         let user = state.user?.email ?? state.user?.subject ?? "an unnamed user"
         console.say("Signed in as \(user.printable) (profile \(profile.name)).")
+        let others = try await accounts.accounts().filter { !$0.isDefault }
+        if !others.isEmpty {
+            console.say(
+                "It is now the profile's default account; \(others.count) other account(s) kept "
+                    + "(bearer accounts \(profile.flag)lists them; --account NAME picks one per command).")
+        }
         console.say("Granted scopes: \(state.grantedScopes.joined(separator: " ").printable)")
         if let key = state.dpopKey { console.say("Tokens are bound to DPoP key \(key.thumbprint).") }
         return .success
+    }
+
+    /// The authorization parameters of a sign-in at `server`: Google's `access_type=offline`, and
+    /// when the profile already has an account, `prompt=select_account`, so the user may pick
+    /// another account than the one the browser is signed in to.
+    static func signInParameters(for server: AuthorizationServer, profile: Profile) -> [String: String] {
+        guard server.isGoogle else { return [:] }
+        var parameters = ["access_type": "offline"]
+        if (try? profile.accounts().isEmpty) == false { parameters["prompt"] = "select_account" }
+        return parameters
     }
 }

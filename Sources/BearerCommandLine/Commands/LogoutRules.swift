@@ -24,7 +24,7 @@ enum LogoutRules {
     ///   wrote, whose grant this release cannot revoke: such a file is neither read nor removed.
     static func take(_ profile: Profile) async throws -> Stored {
         let store = profile.store
-        let key = profile.name
+        let key = try profile.sessionKey()
         if let stored = try await read(key, in: store) { return stored }
         return try await store.withExclusiveAccess(to: key) { access in
             if let stored = try await read(key, in: store) { return stored }

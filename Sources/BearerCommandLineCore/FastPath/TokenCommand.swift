@@ -69,7 +69,7 @@ package enum TokenCommand {
     {
         let profile = try Profile(arguments, environment)
         let minimumLifetime = try minimumLifetime(arguments)
-        guard let state = try profile.store.loadWithoutSuspending(key: profile.name) else { return nil }
+        guard let state = try profile.store.loadWithoutSuspending(key: try profile.sessionKey()) else { return nil }
         let now = environment.clock.now()
         var machine = AuthSession.StateMachine(stored: state)
         let action = machine.tokenRequested(at: now, leeway: AuthState.defaultRefreshLeeway)

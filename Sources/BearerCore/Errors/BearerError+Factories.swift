@@ -212,6 +212,18 @@ extension BearerError {
             kind: .invalidLogoutToken, reason: reason, retryAfter: nil, underlyingError: nil, file: file, line: line)
     }
 
+    /// No saved account matches, several do, or a sign-in's user is unknown; see ``Kind/unknownAccount``.
+    ///
+    /// - Parameters:
+    ///   - reason: What was asked for and what to do; never include a token.
+    ///   - file: The file that made the error.
+    ///   - line: The line that made the error.
+    /// - Returns: The error.
+    public static func unknownAccount(_ reason: String, file: String = #fileID, line: UInt = #line) -> BearerError {
+        BearerError(
+            kind: .unknownAccount, reason: reason, retryAfter: nil, underlyingError: nil, file: file, line: line)
+    }
+
     /// The session holds no ID token that is still valid: the server issued none (no `openid`
     /// scope) or stopped sending one with refreshes.
     ///

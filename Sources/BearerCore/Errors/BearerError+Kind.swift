@@ -27,6 +27,7 @@ extension BearerError {
             case registrationFailed
             case invalidSignature
             case invalidLogoutToken
+            case unknownAccount
         }
 
         private let base: Base
@@ -132,5 +133,10 @@ extension BearerError {
         /// A logout token failed a check of OpenID Connect Back-Channel Logout 1.0 §2.6 (its
         /// `typ`, `iss`, `aud`, times, `events`, `nonce`, `jti`, `sid` or `sub`); no session was ended.
         public static let invalidLogoutToken = Kind(.invalidLogoutToken)
+
+        /// No saved account matches the name asked for, several do, or a sign-in did not say which
+        /// user signed in while other accounts are saved (ask for the `openid` scope); nothing
+        /// saved was changed.
+        public static let unknownAccount = Kind(.unknownAccount)
     }
 }

@@ -34,11 +34,17 @@ enum ResourceSessionKeys {
     /// starts like it.
     static func isSession(_ key: String, of resource: ProtectedResource) -> Bool {
         let prefix = sessionPrefix(for: resource)
-        guard key.hasPrefix(prefix), key.utf8.count == prefix.utf8.count + digestLength else { return false }
-        return key.utf8.suffix(digestLength).allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        }
+        guard key.hasPrefix(prefix) else { return false }
+        return isDigest(key.utf8.dropFirst(prefix.utf8.count))
+    }
+
+    /// Whether `text` is a hash as ``digest(_:)`` writes it: 16 lowercase hexadecimal digits.
+    static func isDigest(_ text: Substring.UTF8View) -> Bool {
+        text.count == digestLength
+            && text.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            }
     }
 
     /// Where a session kept under `key` is moved once its resource names another server.
@@ -68,7 +74,7 @@ enum ResourceSessionKeys {
     }
 
     /// The first 8 bytes of the SHA-256 of `text`, in hexadecimal.
-    private static func digest(_ text: String) -> String {
+    static func digest(_ text: String) -> String {
         SHA256.hash(Array(text.utf8)).prefix(8).map { byte in
             let hex = String(byte, radix: 16)
             return hex.count == 1 ? "0" + hex : hex

@@ -74,7 +74,28 @@ extension AuthSession {
         configuration: Configuration,
         resource: ProtectedResource?
     ) async throws -> AuthSession {
-        let state: AuthState
+        let state = try await signedInState(
+            to: server, as: client, scopes: scopes, using: agent, additionalParameters: additionalParameters,
+            tokenParameters: tokenParameters, transport: transport, clock: clock, configuration: configuration,
+            resource: resource)
+        return try await saveOrRevoke(
+            state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
+    }
+
+    /// The session a browser sign-in grants, not yet saved: what ``signIn(to:as:scopes:using:store:key:additionalParameters:tokenParameters:transport:clock:configuration:)``
+    /// saves, and ``AccountList`` saves under the key of the user who signed in.
+    static func signedInState(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        using agent: some AuthorizationAgent,
+        additionalParameters: [String: String],
+        tokenParameters: [String: String],
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration,
+        resource: ProtectedResource?
+    ) async throws -> AuthState {
         do {
             let serverClient = AuthorizationServerClient(
                 transport: transport, clock: clock, configuration: configuration)
@@ -98,12 +119,10 @@ extension AuthSession {
             var granted = try await serverClient.exchange(
                 response, for: request, additionalParameters: tokenParameters, provingWith: proofKey)
             granted.resource = resource
-            state = await serverClient.describingUser(of: granted)
+            return await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)
         }
-        return try await saveOrRevoke(
-            state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
     }
 
     /// Signs in with the device authorization grant (RFC 8628), for TVs and tools without a
@@ -147,7 +166,23 @@ extension AuthSession {
         progress: @escaping @Sendable (DeviceSignInProgress) async -> Void
     ) async throws -> AuthSession {
         let configuration = configuration ?? .recommended(for: server)
-        let state: AuthState
+        let state = try await deviceSignedInState(
+            to: server, as: client, scopes: scopes, transport: transport, clock: clock, configuration: configuration,
+            progress: progress)
+        return try await saveOrRevoke(
+            state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
+    }
+
+    /// The session a device sign-in grants, not yet saved.
+    static func deviceSignedInState(
+        to server: AuthorizationServer,
+        as client: Client,
+        scopes: [String],
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: Configuration,
+        progress: @escaping @Sendable (DeviceSignInProgress) async -> Void
+    ) async throws -> AuthState {
         do {
             let serverClient = AuthorizationServerClient(
                 transport: transport, clock: clock, configuration: configuration)
@@ -156,12 +191,10 @@ extension AuthSession {
             let device = try await serverClient.startDeviceAuthorization(at: server, as: client, scopes: scopes)
             await progress(.codeIssued(device.verification))
             let granted = try await serverClient.waitForApproval(of: device, progress: progress, provingWith: proofKey)
-            state = await serverClient.describingUser(of: granted)
+            return await serverClient.describingUser(of: granted)
         } catch {
             throw configuration.rewriteError(error)
         }
-        return try await saveOrRevoke(
-            state, to: store, key: key, transport: transport, clock: clock, configuration: configuration)
     }
 
     /// Saves a new sign-in; when it cannot be saved, revokes its grant (best effort) before

@@ -156,6 +156,13 @@ public struct FileSessionStore: SessionStore {
     ///
     /// - Throws: ``BearerError/Kind/storageFailure`` when the folder cannot be listed.
     public func keys() async throws -> [String] {
+        try keysWithoutSuspending()
+    }
+
+    /// The keys of ``keys()``, listed without suspending.
+    ///
+    /// - Throws: As ``keys()``.
+    @_spi(CommandLine) public func keysWithoutSuspending() throws -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)

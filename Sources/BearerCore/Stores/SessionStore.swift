@@ -34,6 +34,15 @@ public protocol SessionStore: Sendable {
     /// - Throws: ``BearerError/Kind/storageFailure`` when the store cannot be listed.
     func keys() async throws -> [String]
 
+    /// The keys that start with `prefix`, sorted: what an ``AccountList`` reads to list its
+    /// accounts. The default implementation filters ``keys()``; a store that can look keys up by
+    /// prefix in an index (the PostgreSQL store does) answers without reading every key.
+    ///
+    /// - Parameter prefix: The start every key returned has.
+    /// - Returns: The keys; empty when none starts with `prefix`.
+    /// - Throws: ``BearerError/Kind/storageFailure`` when the store cannot be listed.
+    func keys(startingWith prefix: String) async throws -> [String]
+
     /// Runs `body` while holding the exclusive lock of `key`, handing it the access to the key's
     /// session: no other task, and for stores shared between processes no other process, runs a
     /// body for the same key at the same time.
@@ -121,6 +130,11 @@ extension ExclusiveSessionAccess {
 }
 
 extension SessionStore {
+    /// The keys of ``keys()`` that start with `prefix`.
+    public func keys(startingWith prefix: String) async throws -> [String] {
+        try await keys().filter { $0.hasPrefix(prefix) }
+    }
+
     /// Saves `state` under `key`, over whatever is stored, under the key's lock: for a new sign-in
     /// an app made itself, or an import.
     ///

@@ -68,6 +68,9 @@ extension PostgresSessionStore {
             """,
             "CREATE INDEX IF NOT EXISTS \(name.indexName("_by_subject")) ON \(table) (issuer, subject)",
             "CREATE INDEX IF NOT EXISTS \(name.indexName("_by_provider_session")) ON \(table) (issuer, provider_session)",
+            // An account list's keys, found by their prefix (an index a LIKE 'prefix%' can use
+            // whatever the database's collation); adding it changes no row.
+            "CREATE INDEX IF NOT EXISTS \(name.indexName("_by_key_prefix")) ON \(table) (key text_pattern_ops)",
             "COMMENT ON TABLE \(table) IS '\(schemaComment(version: schemaVersion))'",
         ] + (pending ?? []) + (logoutTokens ?? [])
     }

@@ -27,35 +27,3 @@ extension AuthSession {
         return accounts
     }
 }
-
-/// A session saved in a store, as an account picker shows it; it holds no token.
-public struct SavedAccount: Sendable {
-    /// The key the session is saved under; pass it to
-    /// ``AuthSession/restore(key:from:transport:clock:configuration:)``.
-    public let key: String
-    /// The signed-in user, when known.
-    public let user: AuthState.User?
-    /// The scopes granted.
-    public let grantedScopes: [String]
-    /// Whether the user must sign in before the session can be used: a server said so
-    /// (``AuthState/signInRequired``), or it holds no token.
-    public let signInRequired: Bool
-    /// Why the saved item cannot be read, when it cannot (it is left in the store).
-    public let problem: (any Error)?
-
-    init(key: String, state: AuthState) {
-        self.key = key
-        self.user = state.user
-        self.grantedScopes = state.grantedScopes
-        self.signInRequired = !state.canAuthorize
-        self.problem = nil
-    }
-
-    init(key: String, problem: any Error) {
-        self.key = key
-        self.user = nil
-        self.grantedScopes = []
-        self.signInRequired = true
-        self.problem = problem
-    }
-}
