@@ -94,6 +94,39 @@ public struct SessionMigrator: Sendable {
         return .migrated
     }
 
+    /// Migrates the legacy item `item` into `accounts` as its user's account, beside the accounts
+    /// already there: the way to bring in several legacy sessions (one per user) under one key.
+    /// The item is removed only once the account reads back exactly as decoded.
+    ///
+    /// - Parameters:
+    ///   - item: The legacy item's name.
+    ///   - accounts: The account list to add it to.
+    /// - Returns: ``Outcome/migrated``; ``Outcome/nothingToMigrate`` when there is no such item;
+    ///   ``Outcome/destinationAlreadyPresent`` when the list already has an account of that user
+    ///   (it is kept; the legacy item is removed only if it holds the same session).
+    /// - Throws: ``MigrationError`` when the item cannot be decoded or does not read back (both
+    ///   are kept then); `BearerError` `unknownAccount` when it names no user and the list holds
+    ///   named accounts; the stores' errors.
+    @discardableResult
+    public func migrate(item: String, into accounts: AccountList) async throws -> Outcome {
+        guard let data = try await legacy.read(item) else { return .nothingToMigrate }
+        let session = try decode(data)
+        if let existing = try await accounts.account(of: session) {
+            if try await accounts.store.load(key: existing.key) == session { try await legacy.remove(item) }
+            return .destinationAlreadyPresent
+        }
+        let account = try await accounts.add(session)
+        guard try await accounts.store.load(key: account.key) == session else {
+            try? await accounts.store.remove(key: account.key)
+            throw MigrationError.verificationFailed(
+                "The account saved under \(account.key) did not read back the same, so it was removed and the legacy "
+                    + "item \(item) kept; check that the session store keeps what it is given, then migrate again."
+            )
+        }
+        try await legacy.remove(item)
+        return .migrated
+    }
+
     /// Migrates several items, going on after a failure.
     ///
     /// - Parameter items: Pairs of legacy item name and destination key.

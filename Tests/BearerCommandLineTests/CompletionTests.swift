@@ -38,7 +38,7 @@ struct CompletionTests {
 
     @Test("The help lists the commands the completions are written for")
     func helpIsReadable() async {
-        #expect(await commands().count == 10)
+        #expect(await commands().count == 11)
         #expect(await options(of: "login").contains("client-id"))
     }
 

@@ -5,14 +5,15 @@ _bearer_profiles() {
     local folder="${BEARER_CONFIG_DIR:-${XDG_CONFIG_HOME:-$HOME/.config}/bearer}"
     local file
     for file in "$folder"/*.json; do
-        [[ -e "$file" ]] && basename "$file" .json
+        # A profile's other accounts (NAME+<16 hex digits>.json) are not profiles.
+        [[ -e "$file" && ! "$file" =~ \+[0-9a-f]{16}\.json$ ]] && basename "$file" .json
     done
 }
 
 _bearer() {
     local cur="${COMP_WORDS[COMP_CWORD]}"
     local prev="${COMP_WORDS[COMP_CWORD-1]}"
-    local commands="login token curl proof status add-scopes client-key logout migrate export help"
+    local commands="login token curl proof status add-scopes accounts client-key logout migrate export help"
     if ((COMP_CWORD == 1)); then
         mapfile -t COMPREPLY < <(compgen -W "$commands --help --version" -- "$cur")
         return
@@ -50,8 +51,9 @@ _bearer() {
             return
             ;;
     esac
-    local options="--profile --help"
+    local options="--profile --account --help"
     case "${COMP_WORDS[1]}" in
+        accounts) options+=" --json" ;;
         login)
             options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device --dpop"
             options+=" --allow-insecure-loopback --timeout --client-secret-file --client-key-file --assertion-audience --allow-host"

@@ -11,11 +11,12 @@ function __bearer_profiles
         end
     end
     for file in $folder/*.json
-        basename $file .json
+        # A profile's other accounts (NAME+<16 hex digits>.json) are not profiles.
+        string match -q -r '\+[0-9a-f]{16}\.json$' -- $file; or basename $file .json
     end
 end
 
-set -l commands login token curl proof status add-scopes client-key logout migrate export help
+set -l commands login token curl proof status add-scopes accounts client-key logout migrate export help
 complete -c bearer -f
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -l help -d 'show the general help'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
@@ -25,6 +26,7 @@ complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a curl -d 'se
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a proof -d 'print the DPoP headers of one request'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a status -d 'show the user, scopes and expiry'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a add-scopes -d 'ask for more scopes'
+complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a accounts -d 'list the accounts, or choose the default'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a client-key -d 'make a client key, print its public key set'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a logout -d 'revoke the grant and remove the session'
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a migrate -d 'import a legacy session'
@@ -32,9 +34,12 @@ complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a export -d '
 complete -c bearer -n "not __fish_seen_subcommand_from $commands" -a help -d 'show the help of a command'
 complete -c bearer -n "__fish_seen_subcommand_from help" -a "$commands"
 
-set -l sessions login token curl proof status add-scopes logout migrate export
+set -l sessions login token curl proof status add-scopes accounts logout migrate export
 complete -c bearer -n "__fish_seen_subcommand_from $sessions" -l profile -x -a '(__bearer_profiles)' -d 'the profile to use'
+complete -c bearer -n "__fish_seen_subcommand_from $sessions" -l account -x -d 'the account to use'
 complete -c bearer -n "__fish_seen_subcommand_from $sessions" -l help -d 'show the help of the command'
+complete -c bearer -n "__fish_seen_subcommand_from accounts" -l json -d 'print a JSON array'
+complete -c bearer -n "__fish_seen_subcommand_from accounts" -a default -d 'choose the default account'
 
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l issuer -x -d 'the authorization server'
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l google -d 'use Google'

@@ -54,7 +54,8 @@ package enum AccountRules {
     /// - Throws: ``UsageError`` for a malformed line.
     package static func account(for profile: String, in text: String, file: String) throws -> String? {
         var found: String?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
             let line = rawLine.trimmingSpaces
             if line.isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
@@ -70,7 +71,7 @@ package enum AccountRules {
     }
 
     /// The folder above `folder`; `nil` at the root.
-    static func parentFolder(of folder: String) -> String? {
+    package static func parentFolder(of folder: String) -> String? {
         var trimmed = Substring(folder)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard trimmed != "/", let slash = trimmed.lastIndex(of: "/") else { return nil }

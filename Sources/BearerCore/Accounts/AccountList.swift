@@ -104,6 +104,20 @@ public struct AccountList: Sendable {
         throw BearerError.unknownAccount("No account matches \"\(name)\": \(known). Sign it in first.")
     }
 
+    /// The saved account of the user of `state` (the same server, client and user), if any: the
+    /// one ``add(_:makingDefault:clock:)`` would update.
+    ///
+    /// - Parameter state: A session.
+    /// - Returns: The account, or `nil` when the user has none in the list.
+    /// - Throws: The store's error when it cannot be listed.
+    public func account(of state: AuthState) async throws -> SavedAccount? {
+        let saved = try await savedItems()
+        guard let same = Self.readable(saved).first(where: { AccountKeys.isSameAccount($0.state, state) }) else {
+            return nil
+        }
+        return Self.accounts(from: saved, listKey: key).first { $0.key == same.key }
+    }
+
     /// `accounts` for a message: each one's e-mail or name, and its key.
     static func names(of accounts: [SavedAccount]) -> String {
         accounts.map { account in
