@@ -3,8 +3,9 @@ import Foundation
 
 /// Checks that a ``SessionStore`` keeps the contract ``AuthSession`` relies on, from the store's
 /// own tests: what is saved reads back the same, removals remove, a save that names a stored copy
-/// that is no longer there is refused, and the lock of a key lets one body in at a time (across
-/// instances too, for a store shared between processes). Every store of the package passes it.
+/// that is no longer there is refused, the lock of a key lets one body in at a time (across
+/// instances too, for a store shared between processes), and keys are listed by prefix as an
+/// ``AccountList`` needs. Every store of the package passes it.
 ///
 /// ```swift
 /// @Test func redisStoreKeepsTheContract() async throws {
@@ -69,6 +70,7 @@ public struct SessionStoreConformance<Store: SessionStore>: Sendable {
             ("lock across instances", { try await Self.lockExcludes([store, second], key: prefix + "instances") }),
             ("lock after an error", { try await Self.lockSurvivesErrors(store, key: prefix + "error") }),
             ("keys lock apart", { try await Self.keysLockApart(store, prefix: prefix + "apart-") }),
+            ("accounts", { try await Self.accountsAreListed(store, prefix: prefix + "accounts-") }),
         ]
         for (name, check) in checks {
             do {
