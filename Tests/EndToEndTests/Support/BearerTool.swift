@@ -20,15 +20,17 @@ struct BearerTool {
 
     var store: FileSessionStore { FileSessionStore(directory: configDirectory) }
 
-    /// Runs `bearer arguments…` to completion.
-    func run(_ arguments: [String]) async throws -> ChildProcess.Result {
-        let running = try start(arguments)
+    /// Runs `bearer arguments…` to completion, with `variables` added to its environment.
+    func run(_ arguments: [String], variables: [String: String] = [:]) async throws -> ChildProcess.Result {
+        let running = try start(arguments, variables: variables)
         return await running.finish()
     }
 
-    /// Starts `bearer arguments…` in the background.
-    func start(_ arguments: [String], input: Bool = false) throws -> ChildProcess {
-        try ChildProcess(try BuiltProduct.path("bearer"), arguments: arguments, environment: environment, input: input)
+    /// Starts `bearer arguments…` in the background, with `variables` added to its environment.
+    func start(_ arguments: [String], input: Bool = false, variables: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(
+            try BuiltProduct.path("bearer"), arguments: arguments,
+            environment: environment.merging(variables) { fixed, _ in fixed }, input: input)
     }
 
     /// Starts `launcher… bearer arguments…` in the background: the tool run by another program
