@@ -20,7 +20,7 @@ schema. It signs in as the schema's administrator and, only through the admin AP
   (RFC 7591) stores for such clients;
 - adds the client property `post_logout_redirect_uris`, which glewlwyd's end-session endpoint
   reads (Debian's data-format has only a singular `post_logout_redirect_uri`);
-- adds the user alice and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`,
+- adds the users alice and bob and the public clients `bearer-dpop` (DPoP required) and `bearer-optional`,
   and `bearer-logout` of `oidclogout`, redirecting to LOGOUT_REDIRECT_URIS after a sign-in and a
   logout, and posting logout tokens to LOGOUT_BACKCHANNEL_URI;
 - checks that the discovery document advertises DPoP.
@@ -46,6 +46,8 @@ ADMIN_PASSWORD = "password"
 # The test user. scripts/headless-browser signs in with USER-test-password by default.
 TEST_USER = "alice"
 TEST_PASSWORD = "alice-test-password"
+SECOND_USER = "bob"
+SECOND_PASSWORD = "bob-test-password"
 
 PLUGIN = "oidc"
 # The instance that accepts only pushed authorization requests (RFC 9126).
@@ -289,6 +291,12 @@ def main():
             "password": TEST_PASSWORD, "enabled": True, "scope": SCOPES,
         })
         say(f"user {TEST_USER} added")
+        # A second user, for the tests of several accounts signed in at once.
+        admin.call("POST", "/api/user/", {
+            "username": SECOND_USER, "name": "Bob Example", "email": "bob@example.com",
+            "password": SECOND_PASSWORD, "enabled": True, "scope": SCOPES,
+        })
+        say(f"user {SECOND_USER} added")
 
         clients = {
             "bearer-dpop": {"name": "Bearer (DPoP required)", DPOP_PROPERTY: "true"},
