@@ -58,10 +58,16 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "BearerPostgres", dependencies: ["BearerCore", "CLibPQ"]),
+        // SQLite, for the tool's import of gcloud's credential database (read only).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(name: "BearerCommandLineCore", dependencies: ["BearerCore"]),
         .target(
             name: "BearerCommandLine",
-            dependencies: ["BearerCore", "Bearer", "BearerMigration", "BearerCommandLineCore"]),
+            dependencies: ["BearerCore", "Bearer", "BearerMigration", "BearerCommandLineCore", "CSQLite"]),
         .executableTarget(name: "BearerCLI", dependencies: ["BearerCommandLineCore"]),
         .executableTarget(name: "BearerFullCLI", dependencies: ["BearerCommandLine"]),
         .executableTarget(
@@ -84,7 +90,7 @@ let package = Package(
         .testTarget(name: "BearerTests", dependencies: ["Bearer", "BearerTesting", "BearerTestSupport"]),
         .testTarget(
             name: "BearerCommandLineTests",
-            dependencies: ["BearerCommandLine", "BearerTesting", "BearerTestSupport"]
+            dependencies: ["BearerCommandLine", "BearerTesting", "BearerTestSupport", "CSQLite"]
         ),
         .testTarget(
             name: "BearerMigrationTests",

@@ -94,13 +94,21 @@ public struct SessionMigrator: Sendable {
         return .migrated
     }
 
-    /// Migrates the legacy item `item` into `accounts` as its user's account, beside the accounts
-    /// already there: the way to bring in several legacy sessions (one per user) under one key.
-    /// The item is removed only once the account reads back exactly as decoded.
+    /// Migrates the legacy item `item` into the destination store as its user's account in the
+    /// ``AccountList`` of `key`, beside the accounts already there: the way to bring in several
+    /// legacy sessions (one per user) under one key. The item is removed only once the account
+    /// reads back exactly as decoded.
+    ///
+    /// ```swift
+    /// let migrator = SessionMigrator(from: legacy, to: KeychainSessionStore()) { try GTMAppAuthArchive.decode($0) }
+    /// for item in ["MyApp-Google-work", "MyApp-Google-home"] {
+    ///     try await migrator.migrate(item: item, toAccountsOf: "default")
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - item: The legacy item's name.
-    ///   - accounts: The account list to add it to.
+    ///   - key: The account list's key.
     /// - Returns: ``Outcome/migrated``; ``Outcome/nothingToMigrate`` when there is no such item;
     ///   ``Outcome/destinationAlreadyPresent`` when the list already has an account of that user
     ///   (it is kept; the legacy item is removed only if it holds the same session).
@@ -108,16 +116,17 @@ public struct SessionMigrator: Sendable {
     ///   are kept then); `BearerError` `unknownAccount` when it names no user and the list holds
     ///   named accounts; the stores' errors.
     @discardableResult
-    public func migrate(item: String, into accounts: AccountList) async throws -> Outcome {
+    public func migrate(item: String, toAccountsOf key: String) async throws -> Outcome {
+        let accounts = AccountList(store: destination, key: key)
         guard let data = try await legacy.read(item) else { return .nothingToMigrate }
         let session = try decode(data)
         if let existing = try await accounts.account(of: session) {
-            if try await accounts.store.load(key: existing.key) == session { try await legacy.remove(item) }
+            if try await destination.load(key: existing.key) == session { try await legacy.remove(item) }
             return .destinationAlreadyPresent
         }
         let account = try await accounts.add(session)
-        guard try await accounts.store.load(key: account.key) == session else {
-            try? await accounts.store.remove(key: account.key)
+        guard try await destination.load(key: account.key) == session else {
+            try? await destination.remove(key: account.key)
             throw MigrationError.verificationFailed(
                 "The account saved under \(account.key) did not read back the same, so it was removed and the legacy "
                     + "item \(item) kept; check that the session store keeps what it is given, then migrate again."

@@ -3,11 +3,12 @@ import BearerCommandLineCore
 @_spi(CommandLine) import BearerCore
 
 extension Profile {
-    /// The profile that `arguments` name.
+    /// The profile that `arguments` name; says why each rule file on the way was skipped.
     ///
-    /// - Throws: ``UsageError`` for a name that cannot be a file name.
+    /// - Throws: ``UsageError`` for a name that cannot be a file name, or a malformed rule file.
     init(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws {
         try self.init(arguments, environment.local)
+        for line in skippedRules { environment.console.say(line) }
     }
 
     /// A session over the stored state that sends tokens only to the profile's ``AllowedHosts``:

@@ -14,6 +14,9 @@ package struct Profile {
     /// The account asked for: `--account`, else `$BEARER_ACCOUNT`, else the nearest rule file's
     /// (``AccountRules``); `nil` for the profile's default account.
     package let accountName: String?
+    /// Why rule files on the way from the working directory were skipped: the whole tool says
+    /// so, and the fast path leaves such a command to it.
+    package let skippedRules: [String]
     /// Where the profile lives and what the command may use.
     package let environment: LocalEnvironment
 
@@ -28,12 +31,18 @@ package struct Profile {
         } catch {
             throw UsageError("\"\(name)\" is not a valid profile name; use letters, digits and . _ - @ +.")
         }
+        guard !AccountList.isAccountKey(name) else {
+            throw UsageError(
+                "\"\(name)\" is not a valid profile name: NAME+<16 hexadecimal digits> names another profile's account."
+            )
+        }
         if let given = arguments.value("account") ?? environment.variables["BEARER_ACCOUNT"], !given.isEmpty {
-            accountName = given
+            (accountName, skippedRules) = (given, [])
         } else if let directory = environment.workingDirectoryPath {
-            accountName = try AccountRules.account(for: name, from: directory, console: environment.console)
+            let finding = try AccountRules.account(for: name, from: directory)
+            (accountName, skippedRules) = (finding.account, finding.skipped)
         } else {
-            accountName = nil
+            (accountName, skippedRules) = (nil, [])
         }
     }
 

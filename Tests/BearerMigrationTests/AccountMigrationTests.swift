@@ -25,8 +25,8 @@ struct AccountMigrationTests {
         let store = InMemorySessionStore()
         let accounts = AccountList(store: store, key: "google")
         let migrator = SessionMigrator(from: legacy, to: store) { try GTMAppAuthArchive.decode($0) }
-        #expect(try await migrator.migrate(item: "MyApp-Google-work", into: accounts) == .migrated)
-        #expect(try await migrator.migrate(item: "MyApp-Google-home", into: accounts) == .migrated)
+        #expect(try await migrator.migrate(item: "MyApp-Google-work", toAccountsOf: "google") == .migrated)
+        #expect(try await migrator.migrate(item: "MyApp-Google-home", toAccountsOf: "google") == .migrated)
         let listed = try await accounts.accounts()
         #expect(listed.map { $0.user?.email } == ["ada@work.example", "ada@home.example"])
         #expect(listed.first?.isDefault == true)
@@ -47,13 +47,13 @@ struct AccountMigrationTests {
         try await legacy.write(GTMAppAuthArchive.encode(older), to: "older")
         try await legacy.write(GTMAppAuthArchive.encode(saved), to: "same")
         let migrator = SessionMigrator(from: legacy, to: store) { try GTMAppAuthArchive.decode($0) }
-        #expect(try await migrator.migrate(item: "older", into: accounts) == .destinationAlreadyPresent)
+        #expect(try await migrator.migrate(item: "older", toAccountsOf: "google") == .destinationAlreadyPresent)
         #expect(try await legacy.read("older") != nil, "a different session of the same user is left in place")
         #expect(try await store.load(key: "google")?.refreshToken?.value == "refresh-newer")
-        #expect(try await migrator.migrate(item: "same", into: accounts) == .destinationAlreadyPresent)
+        #expect(try await migrator.migrate(item: "same", toAccountsOf: "google") == .destinationAlreadyPresent)
         #expect(try await legacy.read("same") == nil)
         #expect(try await accounts.accounts().count == 1)
-        #expect(try await migrator.migrate(item: "absent", into: accounts) == .nothingToMigrate)
+        #expect(try await migrator.migrate(item: "absent", toAccountsOf: "google") == .nothingToMigrate)
     }
 
     @Test("A gcloud credential naming no user is refused beside named accounts, and kept")
@@ -65,7 +65,7 @@ struct AccountMigrationTests {
         try await legacy.write(try Fixture.data("adc-authorized-user.json"), to: "adc")
         let migrator = SessionMigrator(from: legacy, to: store) { try ApplicationDefaultCredentials.decode($0) }
         await #expect(throws: BearerError.self) {
-            try await migrator.migrate(item: "adc", into: accounts)
+            try await migrator.migrate(item: "adc", toAccountsOf: "google")
         }
         #expect(try await legacy.read("adc") != nil)
         #expect(try await accounts.accounts().count == 1)

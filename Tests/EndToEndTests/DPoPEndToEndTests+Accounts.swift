@@ -44,8 +44,12 @@ extension DPoPEndToEndTests {
 
             let alice = try await accounts.account(named: "alice@example.com")
             let bob = try await accounts.account(named: "bob@example.com")
-            async let aliceEmail = userInfoEmail(try await accounts.session(for: alice, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration()))
-            async let bobEmail = userInfoEmail(try await accounts.session(for: bob, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration()))
+            async let aliceEmail = userInfoEmail(
+                try await accounts.session(
+                    for: alice, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration()))
+            async let bobEmail = userInfoEmail(
+                try await accounts.session(
+                    for: bob, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration()))
             #expect(try await [aliceEmail, bobEmail] == ["alice@example.com", "bob@example.com"])
 
             let aliceBefore = try await accounts.store.load(key: alice.key)
@@ -53,9 +57,11 @@ extension DPoPEndToEndTests {
             #expect(try await accounts.accounts().count == 2, "alice's account was updated, not duplicated")
             #expect(try await accounts.store.load(key: alice.key)?.refreshToken != aliceBefore?.refreshToken)
 
-            _ = try await accounts.remove(bob, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration())
+            _ = try await accounts.remove(
+                bob, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration())
             #expect(try await accounts.accounts().map(\.key) == [alice.key])
-            let remaining = try await accounts.session(for: alice, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration())
+            let remaining = try await accounts.session(
+                for: alice, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration())
             #expect(try await userInfoEmail(remaining) == "alice@example.com")
         }
     }

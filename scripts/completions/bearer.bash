@@ -24,7 +24,7 @@ _bearer() {
             return
             ;;
         --from)
-            mapfile -t COMPREPLY < <(compgen -W "gtmoauth2 gtmappauth googlesignin adc" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "gtmoauth2 gtmappauth googlesignin adc gcloud" -- "$cur")
             return
             ;;
         --format)

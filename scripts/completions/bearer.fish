@@ -67,7 +67,7 @@ complete -c bearer -n "__fish_seen_subcommand_from curl" -s d -l data -x -d 'a f
 
 complete -c bearer -n "__fish_seen_subcommand_from status" -l json -d 'print one JSON object'
 
-complete -c bearer -n "__fish_seen_subcommand_from migrate" -l from -x -a 'gtmoauth2 gtmappauth googlesignin adc' -d 'the legacy format'
+complete -c bearer -n "__fish_seen_subcommand_from migrate" -l from -x -a 'gtmoauth2 gtmappauth googlesignin adc gcloud' -d 'the legacy format'
 complete -c bearer -n "__fish_seen_subcommand_from migrate" -l force -d 'replace the session the profile has'
 complete -c bearer -n "__fish_seen_subcommand_from migrate" -F
 

@@ -5,7 +5,7 @@ import Foundation
 
 /// `bearer migrate --from FORMAT FILE`: imports a legacy session into a profile.
 enum MigrateCommand: Command {
-    static let formats = ["gtmoauth2", "gtmappauth", "googlesignin", "adc"]
+    static let formats = ["gtmoauth2", "gtmappauth", "googlesignin", "adc", "gcloud"]
 
     static let spec = CommandSpec(
         name: "migrate",
@@ -19,12 +19,13 @@ enum MigrateCommand: Command {
     static let summary = "import a session saved by GTMOAuth2, GTMAppAuth, GoogleSignIn or gcloud"
 
     static let help = """
-        usage: bearer migrate --from gtmoauth2|gtmappauth|googlesignin|adc FILE [--profile NAME] [--force]
+        usage: bearer migrate --from gtmoauth2|gtmappauth|googlesignin|adc|gcloud FILE [--profile NAME] [--force]
                               [(--issuer URL | --google) --client-id ID] [--client-secret-file FILE]
                               [--allow-insecure-loopback] [--allow-host HOST]…
 
-        Imports a legacy session into the profile; FILE is left as it is. A profile that already
-        has a session is not overwritten without --force.
+        Imports legacy sessions into the profile as its accounts (bearer accounts lists them);
+        FILE is left as it is. A session of a user the profile already has an account of is not
+        imported over it without --force; another user's is added beside the others.
 
           gtmoauth2     a GTMOAuth2 persistence string (either dialect); needs --issuer or --google
                         and --client-id, which the string does not record
@@ -33,6 +34,9 @@ enum MigrateCommand: Command {
           googlesignin  a JSON object of GoogleSignIn's keychain items: "fingerprint", the item it
                         names, optionally "<fingerprint>~~atrp" and "bundle_id"
           adc           gcloud application default credentials (authorized_user)
+          gcloud        gcloud's credential database (credentials.db in its config folder): every
+                        account signed in with gcloud auth login comes in as an account, named by
+                        its e-mail; service accounts and other kinds are skipped and listed
 
         GoogleSignIn items and gcloud credentials are Google's unless --issuer names another
         server. A --issuer or --client-id that differs from what FILE holds is refused (exit 64)
@@ -48,47 +52,95 @@ enum MigrateCommand: Command {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MigrationError.malformedItem("Cannot read \(path); check the path and its permissions.")
         }
-        if !arguments.has("force"), try await existingSession(profile) {
-            throw UsageError(
-                "Profile \(profile.name) already has a session; pass --force to replace it, or choose another --profile.",
-                command: "migrate"
-            )
+        if format == "gcloud" {
+            return try await importDatabase(at: path, profile: profile, arguments: arguments, environment: environment)
         }
         var state = try await decode(format: format, data: data, arguments: arguments, environment: environment)
         try adoptClient(arguments, environment, into: &state, path: path)
-        if arguments.has("allow-insecure-loopback") { state.server.allowsInsecureLoopback = true }
-        AllowedHosts.record(try AllowedHosts.given(arguments, command: "migrate"), in: &state)
-        try state.server.checkSecure(state.server.tokenEndpoint)
-        let imported = state
-        let store = profile.store
-        let saved = try await store.withExclusiveAccess(to: profile.name) { access -> AuthState? in
-            try await access.write(imported)
-            return try await access.load()
+        let imported = try prepared(state, arguments)
+        let accounts = AccountList(store: profile.store, key: profile.name)
+        if !arguments.has("force"), let existing = try await accounts.account(of: imported) {
+            throw UsageError(
+                "Profile \(profile.name) already has an account of \(Self.who(imported).printable) "
+                    + "[\(existing.key)]; pass --force to replace it, or choose another --profile.",
+                command: "migrate"
+            )
         }
-        guard saved == imported else {
-            throw MigrationError.verificationFailed(
-                "The imported session did not read back the same; \(path) is unchanged. Check the config folder's "
-                    + "permissions and free space, then run migrate again with --force.")
-        }
-        let who =
-            state.user?.email ?? (state.user?.subject.isEmpty == false ? state.user?.subject : nil) ?? "an unnamed user"
+        try await save(imported, into: accounts, from: path)
         environment.console.say(
-            "Imported the \(format) session of \(who.printable) into profile \(profile.name); the access token is refreshed on first use. "
-                + "\(path) was not changed."
+            "Imported the \(format) session of \(Self.who(imported).printable) into profile \(profile.name); "
+                + "the access token is refreshed on first use. \(path) was not changed."
         )
         return .success
     }
 
-    /// Whether the profile holds a session (an unreadable one counts: it is not overwritten without
-    /// --force). A folder or file others could tamper with is reported as it is, with its fix.
-    private static func existingSession(_ profile: Profile) async throws -> Bool {
-        do {
-            return try await profile.store.load(key: profile.name) != nil
-        } catch let error as BearerError where error.kind == .insecureStorage {
-            throw error
-        } catch {
-            return true
+    /// `state` with the server and host settings of the command line, checked.
+    private static func prepared(_ state: AuthState, _ arguments: ParsedArguments) throws -> AuthState {
+        var state = state
+        if arguments.has("allow-insecure-loopback") { state.server.allowsInsecureLoopback = true }
+        AllowedHosts.record(try AllowedHosts.given(arguments, command: "migrate"), in: &state)
+        try state.server.checkSecure(state.server.tokenEndpoint)
+        return state
+    }
+
+    /// Saves `imported` as its user's account, and checks that it reads back the same.
+    private static func save(_ imported: AuthState, into accounts: AccountList, from path: String) async throws {
+        let account = try await accounts.add(imported)
+        var readBack = try await accounts.store.load(key: account.key)
+        // The account's metadata keeps its default choice, which the file did not carry.
+        readBack?.metadata = imported.metadata
+        guard readBack == imported else {
+            throw MigrationError.verificationFailed(
+                "The imported session did not read back the same; \(path) is unchanged. Check the config folder's "
+                    + "permissions and free space, then run migrate again with --force.")
         }
+    }
+
+    /// Imports every user account of gcloud's credential database at `path`.
+    private static func importDatabase(
+        at path: String,
+        profile: Profile,
+        arguments: ParsedArguments,
+        environment: CommandEnvironment
+    ) async throws -> ExitCode {
+        let rows = try GcloudCredentialDatabase.rows(at: path)
+        let accounts = AccountList(store: profile.store, key: profile.name)
+        var imported: [String] = []
+        var skipped: [String] = []
+        for row in rows {
+            guard Self.credentialType(row.value) == "authorized_user" else {
+                skipped.append("\(row.account) (\(Self.credentialType(row.value) ?? "unknown kind"))")
+                continue
+            }
+            var state = try ApplicationDefaultCredentials.decode(row.value)
+            state.user = AuthState.User(subject: "", email: row.account)
+            if let issuer = try ServerOptions.issuer(arguments, command: "migrate"), issuer != state.server.issuer {
+                state.server = try await ServerOptions.server(arguments, environment, command: "migrate")
+            }
+            let prepared = try prepared(state, arguments)
+            if !arguments.has("force"), try await accounts.account(of: prepared) != nil {
+                skipped.append("\(row.account) (already an account of the profile; --force replaces it)")
+                continue
+            }
+            try await save(prepared, into: accounts, from: path)
+            imported.append(row.account)
+        }
+        let console = environment.console
+        let list = imported.isEmpty ? "no account" : imported.joined(separator: ", ")
+        console.say("Imported \(list.printable) from gcloud into profile \(profile.name). \(path) was not changed.")
+        if !skipped.isEmpty { console.say("Skipped: \(skipped.joined(separator: "; ").printable).") }
+        return .success
+    }
+
+    /// The `type` of a gcloud credential's JSON, if it says one.
+    private static func credentialType(_ value: Data) -> String? {
+        struct Kind: Decodable { let type: String? }
+        return (try? JSONDecoder().decodeRefusingDeepNesting(Kind.self, from: value))?.type
+    }
+
+    /// The user of `state`, for messages.
+    private static func who(_ state: AuthState) -> String {
+        state.user?.email ?? (state.user?.subject.isEmpty == false ? state.user?.subject : nil) ?? "an unnamed user"
     }
 
     private static func decode(

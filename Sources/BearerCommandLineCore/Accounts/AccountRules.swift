@@ -28,23 +28,37 @@ package enum AccountRules {
     /// The largest rule file read, in bytes.
     static let largestFile = 16_384
 
-    /// The account the rules name for `profile`, from `directory` up; `nil` when none does.
+    /// What the rule files from a folder up say for a profile.
+    package struct Finding: Equatable {
+        /// The account the nearest file with a line for the profile names; `nil` when none does.
+        package var account: String?
+        /// Why each rule file on the way was skipped, for the user to read.
+        package var skipped: [String] = []
+    }
+
+    /// The account the rules name for `profile`, from `directory` up, and the files skipped.
     ///
     /// - Parameters:
     ///   - profile: The profile's name.
     ///   - directory: The working directory.
-    ///   - console: Where a skipped file is reported.
     /// - Throws: ``UsageError`` for a line that is not `PROFILE = ACCOUNT`, naming the file and line.
-    package static func account(for profile: String, from directory: String, console: Console) throws -> String? {
+    package static func account(for profile: String, from directory: String) throws -> Finding {
+        var finding = Finding()
         var folder = directory
         while true {
             let path = folder.hasSuffix("/") ? folder + fileName : folder + "/" + fileName
-            if let text = readOwnFile(at: path, console: console),
-                let account = try account(for: profile, in: text, file: path)
-            {
-                return account
+            switch readOwnFile(at: path) {
+            case .absent:
+                break
+            case .skipped(let reason):
+                finding.skipped.append("Skipped \(path.printable): \(reason)")
+            case .text(let text):
+                if let account = try account(for: profile, in: text, file: path) {
+                    finding.account = account
+                    return finding
+                }
             }
-            guard let parent = parentFolder(of: folder) else { return nil }
+            guard let parent = parentFolder(of: folder) else { return finding }
             folder = parent
         }
     }
@@ -79,31 +93,39 @@ package enum AccountRules {
         return parent.isEmpty ? "/" : String(parent)
     }
 
+    /// What was found at a rule file's path.
+    private enum Read {
+        case absent
+        case skipped(String)
+        case text(String)
+    }
+
     /// The text of the file at `path` when it exists, is a regular file of the user's that nobody
-    /// else may write, and is small; `nil` otherwise (a skipped file is reported on `console`).
-    private static func readOwnFile(at path: String, console: Console) -> String? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    /// else may write, and is small; otherwise why it is skipped, or that there is none.
+    private static func readOwnFile(at path: String) -> Read {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
-            if errno == ELOOP { console.say("Skipped \(path.printable): a rule file may not be a symbolic link.") }
-            return nil
+            switch errno {
+            case ENOENT, ENOTDIR: return .absent
+            case ELOOP: return .skipped("a rule file may not be a symbolic link.")
+            default: return .skipped("it cannot be opened (\(String(cString: strerror(errno)))).")
+            }
         }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            return .skipped("a rule file must be a regular file.")
+        }
         guard status.st_uid == getuid(), status.st_mode & 0o022 == 0 else {
-            console.say(
-                "Skipped \(path.printable): an account rule file is used only when it is yours and nobody else may "
-                    + "write it (chmod go-w).")
-            return nil
+            return .skipped("a rule file is used only when it is yours and nobody else may write it (chmod go-w).")
         }
         guard status.st_size <= largestFile else {
-            console.say("Skipped \(path.printable): an account rule file may hold at most \(largestFile) bytes.")
-            return nil
+            return .skipped("a rule file may hold at most \(largestFile) bytes.")
         }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count >= 0 else { return nil }
-        return String(decoding: bytes.prefix(count), as: UTF8.self)
+        guard count >= 0 else { return .skipped("it cannot be read.") }
+        return .text(String(decoding: bytes.prefix(count), as: UTF8.self))
     }
 }
 

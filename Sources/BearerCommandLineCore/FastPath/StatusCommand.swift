@@ -90,6 +90,7 @@ package enum StatusCommand {
     /// - Throws: ``UsageError`` or ``NoSession``, or the store's error when the session cannot be read.
     package static func run(_ arguments: ParsedArguments, _ environment: LocalEnvironment) throws -> ExitCode {
         let profile = try Profile(arguments, environment)
+        for line in profile.skippedRules { environment.console.say(line) }
         let state = try profile.storedState()
         let expiry = state.accessTokenExpiresAt.flatMap { $0 == .distantPast ? nil : $0 }
         let subject = state.user?.subject.isEmpty == false ? state.user?.subject : nil

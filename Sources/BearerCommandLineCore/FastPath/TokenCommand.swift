@@ -68,6 +68,8 @@ package enum TokenCommand {
         -> ExitCode?
     {
         let profile = try Profile(arguments, environment)
+        // A skipped rule file is the whole tool's to report.
+        guard profile.skippedRules.isEmpty else { return nil }
         let minimumLifetime = try minimumLifetime(arguments)
         guard let state = try profile.store.loadWithoutSuspending(key: try profile.sessionKey()) else { return nil }
         let now = environment.clock.now()

@@ -20,6 +20,13 @@ enum AccountKeys {
         return ResourceSessionKeys.isDigest(candidate.utf8.dropFirst(prefix.utf8.count))
     }
 
+    /// Whether `key` has the shape of an account's own key, `LIST+<16 hexadecimal digits>`, and
+    /// so belongs to the list `LIST` rather than naming a list of its own.
+    static func isOwnKey(_ key: String) -> Bool {
+        guard let plus = key.utf8.lastIndex(of: UInt8(ascii: "+")), plus != key.utf8.startIndex else { return false }
+        return ResourceSessionKeys.isDigest(key.utf8[key.utf8.index(after: plus)...])
+    }
+
     /// The key of `state`'s own account in the list `key`; `nil` when its user is unknown.
     static func ownKey(of state: AuthState, in key: String) -> String? {
         guard let identity = identity(of: state) else { return nil }

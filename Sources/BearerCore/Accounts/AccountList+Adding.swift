@@ -10,7 +10,7 @@ extension AccountList {
     /// ```swift
     /// let session = try await accounts.signIn(
     ///     to: .google, as: client, scopes: ["openid", "email"],
-    ///     using: ASWebAuthenticationSessionAgent(anchor: window), transport: URLSessionTransport(),
+    ///     using: ASWebAuthenticationSessionAgent(anchor: window),
     ///     additionalParameters: ["prompt": "select_account"])
     /// ```
     ///

@@ -16,8 +16,22 @@ extension AccountList {
         clock: WallClock = .system,
         configuration: AuthSession.Configuration? = nil
     ) async throws -> AuthSession {
+        try await session(
+            for: account, transport: transport, clock: clock, configuration: configuration, platform: nil)
+    }
+
+    /// ``session(for:transport:clock:configuration:)`` with `platform`'s cryptography where the
+    /// configuration has none: for `import Bearer`'s entry points.
+    @_spi(Bridge) public func session(
+        for account: SavedAccount,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: AuthSession.Configuration?,
+        platform: PlatformCryptography?
+    ) async throws -> AuthSession {
         let session = try await AuthSession.restore(
-            key: account.key, from: store, transport: transport, clock: clock, configuration: configuration)
+            key: account.key, from: store, transport: transport, clock: clock, configuration: configuration,
+            platform: platform)
         guard let session else {
             throw BearerError.unknownAccount(
                 "The account \(Self.names(of: [account])) is no longer saved (it was removed); sign it in again.")
@@ -63,8 +77,21 @@ extension AccountList {
         clock: WallClock = .system,
         configuration: AuthSession.Configuration? = nil
     ) async throws -> RevocationOutcome {
+        try await remove(account, transport: transport, clock: clock, configuration: configuration, platform: nil)
+    }
+
+    /// ``remove(_:transport:clock:configuration:)`` with `platform`'s cryptography where the
+    /// configuration has none: for `import Bearer`'s entry points.
+    @_spi(Bridge) public func remove(
+        _ account: SavedAccount,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: AuthSession.Configuration?,
+        platform: PlatformCryptography?
+    ) async throws -> RevocationOutcome {
         let session = try await AuthSession.restore(
-            key: account.key, from: store, transport: transport, clock: clock, configuration: configuration)
+            key: account.key, from: store, transport: transport, clock: clock, configuration: configuration,
+            platform: platform)
         guard let session else { return .notRevoked }
         return try await session.disconnect()
     }

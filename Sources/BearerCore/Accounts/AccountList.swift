@@ -43,7 +43,8 @@ public struct AccountList: Sendable {
     /// cannot be read is listed with its ``SavedAccount/problem`` and left as it is.
     ///
     /// - Returns: The accounts; empty when none is saved.
-    /// - Throws: The store's error when it cannot be listed.
+    /// - Throws: The store's error when it cannot be listed; ``BearerError/Kind/insecureStorage``
+    ///   when an item is readable or replaceable by others (nothing is listed from such a store).
     public func accounts() async throws -> [SavedAccount] {
         Self.accounts(from: try await savedItems(), listKey: key)
     }
@@ -118,6 +119,12 @@ public struct AccountList: Sendable {
         return Self.accounts(from: saved, listKey: key).first { $0.key == same.key }
     }
 
+    /// Whether `key` is shaped as an account's own key (`LIST+<16 hexadecimal digits>`), which
+    /// an ``AccountList`` of `LIST` counts as its own: a list's key must not be.
+    @_spi(CommandLine) public static func isAccountKey(_ key: String) -> Bool {
+        AccountKeys.isOwnKey(key)
+    }
+
     /// `accounts` for a message: each one's e-mail or name, and its key.
     static func names(of accounts: [SavedAccount]) -> String {
         accounts.map { account in
@@ -144,6 +151,9 @@ public struct AccountList: Sendable {
             do {
                 guard let state = try await store.load(key: candidate) else { continue }
                 items.append(SavedItem(key: candidate, content: .success(state)))
+            } catch let error as BearerError where error.kind == .insecureStorage {
+                // A store others may read or change is not listed from: what it holds cannot be trusted.
+                throw error
             } catch {
                 items.append(SavedItem(key: candidate, content: .failure(error)))
             }

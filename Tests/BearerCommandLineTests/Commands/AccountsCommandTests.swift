@@ -151,28 +151,28 @@ struct AccountRulesTests {
         try write("default = outer@example.com\nstaging = tester\n", in: root)
         try write("# work\n\n  staging\t=  inner@example.com \r\n", in: root.appendingPathComponent("work/project"))
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
-        let capture = Capture()
-        #expect(
-            try AccountRules.account(for: "staging", from: project.path, console: capture.console)
-                == "inner@example.com")
-        #expect(
-            try AccountRules.account(for: "default", from: project.path, console: capture.console)
-                == "outer@example.com")
-        #expect(try AccountRules.account(for: "other", from: project.path, console: capture.console) == nil)
-        #expect(capture.stderr.isEmpty)
+        #expect(try AccountRules.account(for: "staging", from: project.path).account == "inner@example.com")
+        #expect(try AccountRules.account(for: "default", from: project.path).account == "outer@example.com")
+        let other = try AccountRules.account(for: "other", from: project.path)
+        #expect(other.account == nil && other.skipped.isEmpty)
     }
 
     @Test("A file others may write is skipped with a warning; a malformed line is a usage error naming the file")
     func unsafeAndMalformed() throws {
         defer { try? FileManager.default.removeItem(at: root) }
         try write("default = planted@example.com\n", in: root, mode: 0o666)
-        let capture = Capture()
-        #expect(try AccountRules.account(for: "default", from: root.path, console: capture.console) == nil)
-        #expect(capture.stderr.contains("Skipped") && capture.stderr.contains("chmod go-w"))
+        let planted = try AccountRules.account(for: "default", from: root.path)
+        #expect(planted.account == nil)
+        #expect(planted.skipped.count == 1 && planted.skipped.first?.contains("chmod go-w") == true)
         try write("default ada@example.com\n", in: root)
         #expect(throws: UsageError.self) {
-            try AccountRules.account(for: "default", from: root.path, console: capture.console)
+            try AccountRules.account(for: "default", from: root.path)
         }
+        try FileManager.default.removeItem(at: root.appendingPathComponent(AccountRules.fileName))
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent(AccountRules.fileName), withIntermediateDirectories: true)
+        #expect(
+            try AccountRules.account(for: "default", from: root.path).skipped.first?.contains("regular file") == true)
     }
 
     @Test("A symbolic link is not followed")
@@ -184,9 +184,9 @@ struct AccountRulesTests {
         try FileManager.default.createSymbolicLink(
             atPath: folder.appendingPathComponent(AccountRules.fileName).path,
             withDestinationPath: root.appendingPathComponent("elsewhere/\(AccountRules.fileName)").path)
-        let capture = Capture()
-        #expect(try AccountRules.account(for: "default", from: folder.path, console: capture.console) == nil)
-        #expect(capture.stderr.contains("symbolic link"))
+        let finding = try AccountRules.account(for: "default", from: folder.path)
+        #expect(finding.account == nil)
+        #expect(finding.skipped.first?.contains("symbolic link") == true)
     }
 
     @Test(
