@@ -83,10 +83,16 @@ package struct Profile {
     /// The stored session of the account the command uses, or an error telling the user to sign
     /// in, read without suspending.
     package func storedState() throws -> AuthState {
-        guard let state = try store.loadWithoutSuspending(key: try sessionKey()) else {
-            throw NoSession(profile: name)
-        }
-        return state
+        try storedAccount().state
+    }
+
+    /// The key and the stored session of the account the command uses, read without suspending.
+    ///
+    /// - Throws: ``NoSession`` when it has none; as ``sessionKey()``.
+    package func storedAccount() throws -> (key: String, state: AuthState) {
+        let key = try sessionKey()
+        guard let state = try store.loadWithoutSuspending(key: key) else { throw NoSession(profile: name) }
+        return (key, state)
     }
 }
 

@@ -15,7 +15,7 @@ enum AddScopesCommand: Command {
     static let summary = "ask for more scopes on the same session"
 
     static let help = """
-        usage: bearer add-scopes SCOPE… [--profile NAME] \(SignInOptions.usage)
+        usage: bearer add-scopes SCOPE… [--profile NAME] [--account ACCOUNT] \(SignInOptions.usage)
 
         Asks for more scopes on the same session (include_granted_scopes=true, login_hint = the
         user's email) through the browser, and merges the answer into the profile. Scopes already

@@ -20,7 +20,7 @@ enum CurlCommand: Command {
     static let summary = "send an authorized request; the response body goes to stdout"
 
     static let help = """
-        usage: bearer curl URL [-X METHOD] [-H "Name: value"]… [-d DATA] [--profile NAME]
+        usage: bearer curl URL [-X METHOD] [-H "Name: value"]… [-d DATA] [--profile NAME] [--account ACCOUNT]
 
         Sends the request with the profile's access token, refreshing it when needed (and once more
         if the server rejects it as invalid); a DPoP session's request carries a new proof signed by

@@ -13,7 +13,7 @@ enum ExportCommand: Command {
     static let summary = "write the session in another library's format to stdout or a private file"
 
     static let help = """
-        usage: bearer export --format gtmoauth2|gtmappauth|adc [--output FILE] [--profile NAME]
+        usage: bearer export --format gtmoauth2|gtmappauth|adc [--output FILE] [--profile NAME] [--account ACCOUNT]
 
         Writes the profile's session, to stdout or, with --output, to FILE with mode 0600, replacing
         FILE if it exists (written like a session file: a new file, then renamed over FILE):

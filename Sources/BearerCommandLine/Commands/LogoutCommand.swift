@@ -12,9 +12,11 @@ enum LogoutCommand: Command {
     static let summary = "revoke the grant and remove the session"
 
     static let help = """
-        usage: bearer logout [--profile NAME] [--at-provider \(SignInOptions.usage)]
+        usage: bearer logout [--profile NAME] [--account ACCOUNT] [--at-provider \(SignInOptions.usage)]
 
-        Revokes the grant at the server (RFC 7009) and removes the profile's session. When
+        Revokes the grant at the server (RFC 7009) and removes the session of the profile's account
+        (its default, or the one --account names; the other accounts stay, and bearer accounts lists
+        them). When
         revocation fails, the local session is still removed, the grant may still be valid, and
         the message says where to revoke it; the exit code is then 69 if the server could not be
         reached, 1 if it refused or offers no revocation. A corrupt session file is removed

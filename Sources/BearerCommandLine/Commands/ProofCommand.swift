@@ -10,7 +10,7 @@ enum ProofCommand: Command {
     static let summary = "print the Authorization and DPoP headers of one request of a DPoP session"
 
     static let help = """
-        usage: bearer proof --method METHOD --url URL [--nonce NONCE] [--profile NAME]
+        usage: bearer proof --method METHOD --url URL [--nonce NONCE] [--profile NAME] [--account ACCOUNT]
 
         Prints the two header lines one request needs with a DPoP session (RFC 9449), for another
         HTTP client: "Authorization: DPoP <token>" and "DPoP: <proof>", a proof signed by the

@@ -36,6 +36,7 @@ enum ResourceLogin {
         }
         let scopes = arguments.value("scope").map(Scopes.parse)
         let store = profile.store
+        try checkNoAccounts(in: profile)
         let previous = try? await store.load(key: profile.name)
         let agent = try SignInOptions.agent(
             arguments, port: try port(arguments, previous: previous, resource: resource), command: "login",
@@ -108,5 +109,23 @@ enum ResourceLogin {
             let port = previous.client.redirectURI?.port, let free = UInt16(exactly: port)
         else { return given }
         return free
+    }
+
+    /// Refuses a profile that holds accounts other than a resource's session: a resource's
+    /// session is saved under the profile's own key, where it would replace the first account.
+    ///
+    /// - Throws: ``UsageError`` naming the accounts and what to do.
+    static func checkNoAccounts(in profile: Profile) throws {
+        let accounts = try profile.accounts()
+        let others = try accounts.filter { account in
+            guard account.key == profile.name else { return true }
+            return try profile.store.loadWithoutSuspending(key: account.key)?.resource == nil
+        }
+        guard others.isEmpty else {
+            throw UsageError(
+                "Profile \(profile.name) holds the account(s) \(AccountList.names(of: others).printable), which a "
+                    + "resource's session would replace; sign in to the resource with another --profile.",
+                command: "login")
+        }
     }
 }

@@ -26,12 +26,12 @@ package enum StatusCommand {
 
     /// The text of `bearer help status`.
     package static let help = """
-        usage: bearer status [--profile NAME] [--json]
+        usage: bearer status [--profile NAME] [--account ACCOUNT] [--json]
 
-        Shows the profile, the user (email, sub), the granted scopes, the token expiry, whether a
+        Shows the profile, the account's key, the user (email, sub), the granted scopes, the token expiry, whether a
         new sign-in is needed, the token type and, for a DPoP session, the thumbprint of the key its
         tokens are bound to (never the key), the issuer, the client and the session file. Never
-        prints a token. --json prints one object with the keys profile, email, sub, scopes,
+        prints a token. --json prints one object with the keys profile, account, email, sub, scopes,
         expires_at (RFC 3339 or null), sign_in_required, token_type (Bearer or DPoP), dpop_jkt (the
         key's RFC 7638 thumbprint, or null), issuer, resource (the protected resource the tokens are
         for, or null), client_id, session_file;
@@ -41,6 +41,7 @@ package enum StatusCommand {
 
     struct Report: Encodable {
         let profile: String
+        let account: String
         let email: String?
         let sub: String?
         let scopes: [String]
@@ -54,7 +55,7 @@ package enum StatusCommand {
         let sessionFile: String
 
         enum CodingKeys: String, CodingKey {
-            case profile, email, sub, scopes
+            case profile, account, email, sub, scopes
             case expiresAt = "expires_at"
             case signInRequired = "sign_in_required"
             /// The name `sign_in_required` had in 0.1.0; written beside it until the next minor
@@ -70,6 +71,7 @@ package enum StatusCommand {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(profile, forKey: .profile)
+            try container.encode(account, forKey: .account)
             try container.encode(email, forKey: .email)
             try container.encode(sub, forKey: .sub)
             try container.encode(scopes, forKey: .scopes)
@@ -91,11 +93,12 @@ package enum StatusCommand {
     package static func run(_ arguments: ParsedArguments, _ environment: LocalEnvironment) throws -> ExitCode {
         let profile = try Profile(arguments, environment)
         for line in profile.skippedRules { environment.console.say(line) }
-        let state = try profile.storedState()
+        let (account, state) = try profile.storedAccount()
         let expiry = state.accessTokenExpiresAt.flatMap { $0 == .distantPast ? nil : $0 }
         let subject = state.user?.subject.isEmpty == false ? state.user?.subject : nil
         let report = Report(
             profile: profile.name,
+            account: account,
             email: state.user?.email,
             sub: subject,
             scopes: state.grantedScopes,
@@ -129,6 +132,7 @@ package enum StatusCommand {
                 ? "no access token yet (one is fetched on next use)" : "unknown (refreshed on next use)"
         }
         console.out("Profile:       \(report.profile.printable)")
+        console.out("Account:       \(report.account.printable)")
         // Server-supplied text: never let it drive the terminal.
         let user = (report.email ?? "unknown") + (report.sub.map { " (sub \($0))" } ?? "")
         console.out("User:          \(user.printable)")

@@ -20,7 +20,7 @@ package enum TokenCommand {
 
     /// The text of `bearer help token`.
     package static let help = """
-        usage: bearer token [--profile NAME] [--min-lifetime SECONDS]
+        usage: bearer token [--profile NAME] [--account ACCOUNT] [--min-lifetime SECONDS]
 
         Prints a fresh access token and a newline on stdout, and nothing else, refreshing it first
         when it is about to expire.

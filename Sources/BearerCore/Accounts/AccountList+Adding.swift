@@ -116,6 +116,11 @@ extension AccountList {
             }
             return account
         }
+        if let taken = candidates.last, AccountKeys.identity(of: state) != nil {
+            throw BearerError.unknownAccount(
+                "The key \(taken) of this user's account holds another user's session (saved there meanwhile); "
+                    + "nothing was changed. Sign in again.")
+        }
         throw BearerError.unknownAccount(
             "The server did not say which user signed in, and other accounts are saved (\(Self.names(of: try await accounts()))); "
                 + "sign in with the openid scope so the account can be told apart. Nothing saved was changed."

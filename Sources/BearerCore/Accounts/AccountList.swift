@@ -126,7 +126,7 @@ public struct AccountList: Sendable {
     }
 
     /// `accounts` for a message: each one's e-mail or name, and its key.
-    static func names(of accounts: [SavedAccount]) -> String {
+    @_spi(CommandLine) public static func names(of accounts: [SavedAccount]) -> String {
         accounts.map { account in
             let name = account.user?.email ?? account.displayName
             return name == account.key ? name : "\(name) [\(account.key)]"

@@ -120,6 +120,19 @@ struct AccountsCommandTests {
         #expect(await fixture.run(["token"]).output.stdout == "ada-token\n")
     }
 
+    @Test("A resource sign-in is refused in a profile with accounts it would replace, before anything is sent")
+    func resourceLoginKeepsAccounts() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        _ = try await Self.twoAccounts(fixture)
+        let before = try await fixture.store.keys()
+        let (status, output) = await fixture.run(["login", "https://mcp.example.com/mcp", "--no-open"])
+        #expect(status == 64)
+        #expect(output.stderr.contains("ada@example.com") && output.stderr.contains("another --profile"))
+        #expect(await fixture.transport.requests.isEmpty)
+        #expect(try await fixture.store.keys() == before)
+    }
+
     @Test("Two token commands for two accounts at once each print their own account's token")
     func parallelAccounts() async throws {
         let fixture = CommandFixture()
