@@ -1,13 +1,5 @@
 @_spi(CommandLine) package import BearerCore
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 #if canImport(FoundationEssentials)
     package import FoundationEssentials
 #else
@@ -48,10 +40,8 @@ package struct LocalEnvironment: Sendable {
 
     /// The process's working directory; `nil` when it cannot be read (it was removed).
     package static func processWorkingDirectory() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return nil }
-        let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        return String(decoding: bytes, as: UTF8.self)
+        let path = FileManager.default.currentDirectoryPath
+        return path.isEmpty ? nil : path
     }
 
     /// Where sessions live: `$BEARER_CONFIG_DIR`, else `$XDG_CONFIG_HOME/bearer`, else `~/.config/bearer`.
