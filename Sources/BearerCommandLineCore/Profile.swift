@@ -68,11 +68,10 @@ package struct Profile {
     /// profile's default; the profile's name when it has no account yet.
     ///
     /// - Throws: ``BearerError/Kind/unknownAccount`` when ``accountName`` names no account or
-    ///   several; the store's error when the folder cannot be listed.
+    ///   several; the store's error when the folder cannot be listed (a list of one account's
+    ///   file is not read).
     package func sessionKey() throws -> String {
-        let accounts = try accounts()
-        if let accountName { return try AccountList.account(named: accountName, among: accounts).key }
-        return accounts.first(where: \.isDefault)?.key ?? name
+        try store.accountKeyWithoutSuspending(key: name, named: accountName)
     }
 
     /// The stored session, or an error telling the user to sign in.
@@ -90,8 +89,8 @@ package struct Profile {
     ///
     /// - Throws: ``NoSession`` when it has none; as ``sessionKey()``.
     package func storedAccount() throws -> (key: String, state: AuthState) {
-        let key = try sessionKey()
-        guard let state = try store.loadWithoutSuspending(key: key) else { throw NoSession(profile: name) }
+        let (key, state) = try store.accountWithoutSuspending(key: name, named: accountName)
+        guard let state else { throw NoSession(profile: name) }
         return (key, state)
     }
 }

@@ -109,7 +109,7 @@ package enum StatusCommand {
             issuer: state.server.issuer.absoluteString,
             resource: state.resource?.description,
             clientID: state.client.id,
-            sessionFile: profile.file
+            sessionFile: (try? profile.store.fileURL(for: account).path) ?? account
         )
         let console = environment.console
         if arguments.has("json") {

@@ -71,7 +71,9 @@ package enum TokenCommand {
         // A skipped rule file is the whole tool's to report.
         guard profile.skippedRules.isEmpty else { return nil }
         let minimumLifetime = try minimumLifetime(arguments)
-        guard let state = try profile.store.loadWithoutSuspending(key: try profile.sessionKey()) else { return nil }
+        guard
+            let state = try profile.store.accountWithoutSuspending(key: profile.name, named: profile.accountName).state
+        else { return nil }
         let now = environment.clock.now()
         var machine = AuthSession.StateMachine(stored: state)
         let action = machine.tokenRequested(at: now, leeway: AuthState.defaultRefreshLeeway)

@@ -163,17 +163,7 @@ public struct FileSessionStore: SessionStore {
     ///
     /// - Throws: As ``keys()``.
     @_spi(CommandLine) public func keysWithoutSuspending() throws -> [String] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directoryPath)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return []
-        } catch {
-            throw BearerError.storageFailure(
-                "Cannot list the session folder \(directoryPath); check that it exists and can be read.",
-                underlyingError: error
-            )
-        }
+        guard let names = try POSIXFile.names(inFolder: directoryPath) else { return [] }
         return names.compactMap { name -> String? in
             guard name.hasSuffix(".json") else { return nil }
             let key = String(name.dropLast(".json".count))

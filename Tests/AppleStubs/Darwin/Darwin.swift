@@ -241,3 +241,11 @@ public enum POSIXErrorCode: Int32, Sendable {
     // __DARWIN_UNIX03 and KERNEL"); Glibc's does.
     public static var EWOULDBLOCK: POSIXErrorCode { .EAGAIN }
 }
+
+// Libc include/dirent.h (no nullability annotations: implicitly unwrapped pointers).
+/// `DIR *opendir(const char *);`
+public func opendir(_ filename: UnsafePointer<CChar>!) -> UnsafeMutablePointer<DIR>! { fatalError("stub") }
+/// `struct dirent *readdir(DIR *);`
+public func readdir(_ dirp: UnsafeMutablePointer<DIR>!) -> UnsafeMutablePointer<dirent>! { fatalError("stub") }
+/// `int closedir(DIR *);`
+@discardableResult public func closedir(_ dirp: UnsafeMutablePointer<DIR>!) -> Int32 { fatalError("stub") }

@@ -102,6 +102,30 @@ struct AccountListTests {
         #expect(try await accounts.defaultAccount()?.key == bob.key)
     }
 
+    @Test("A refresh whose ID token names another user is refused: that account needs a sign-in, no other changes")
+    func refreshAsAnotherUser() async throws {
+        let store = InMemorySessionStore()
+        let accounts = AccountList(store: store, key: "main")
+        let ada = try await accounts.add(Self.state(subject: "ada", email: "ada@example.com", token: "ada"))
+        let request = try Fixtures.request()
+        var bobState = Self.state(subject: "bob", email: "bob@example.com", token: "bob")
+        bobState.idToken = try IDToken(Fixtures.idToken(for: request, subject: "bob"))
+        bobState.accessTokenExpiresAt = Fixtures.epoch
+        let bob = try await accounts.add(bobState)
+        let adaBefore = try await store.load(key: ada.key)
+        let asAda = Fixtures.idToken(for: request, subject: "ada")
+        let transport = RecordingTransport(replies: [
+            .json(200, #"{"access_token":"at-x","token_type":"Bearer","refresh_token":"rt-x","id_token":"\#(asAda)"}"#)
+        ])
+        let session = try await accounts.session(for: bob, transport: transport, clock: .fixed(Fixtures.epoch))
+        let error = await #expect(throws: BearerError.self) { try await session.validAccessToken() }
+        #expect(error?.signInRequired == true)
+        let listed = try await accounts.accounts()
+        #expect(listed.map(\.key) == [ada.key, bob.key])
+        #expect(listed.last?.user?.subject == "bob" && listed.last?.signInRequired == true)
+        #expect(try await store.load(key: ada.key) == adaBefore, "the other account is untouched")
+    }
+
     @Test("remove revokes and removes that account only; the default falls back to the first")
     func removeOne() async throws {
         let store = InMemorySessionStore()
