@@ -1,4 +1,5 @@
 public import Bearer
+@_spi(Migration) import BearerCore
 public import Foundation
 
 /// Moves sessions from a legacy store into a Bearer ``Bearer/SessionStore`` without ever holding
@@ -121,15 +122,27 @@ public struct SessionMigrator: Sendable {
         guard let data = try await legacy.read(item) else { return .nothingToMigrate }
         let session = try decode(data)
         if let existing = try await accounts.account(of: session) {
-            if try await destination.load(key: existing.key) == session { try await legacy.remove(item) }
+            if try await destination.load(key: existing.key)?.withoutAccountChoice == session {
+                try await legacy.remove(item)
+            }
             return .destinationAlreadyPresent
         }
         let account = try await accounts.add(session)
-        guard try await destination.load(key: account.key) == session else {
-            try? await destination.remove(key: account.key)
+        let verified = try await destination.withExclusiveAccess(to: account.key) { access -> Bool in
+            guard let stored = try await access.load() else { return false }
+            guard stored.withoutAccountChoice == session else {
+                // What this call wrote, read back otherwise, is removed; anything else is kept.
+                if stored.client.id == session.client.id, stored.refreshToken == session.refreshToken {
+                    try await access.remove()
+                }
+                return false
+            }
+            return true
+        }
+        guard verified else {
             throw MigrationError.verificationFailed(
-                "The account saved under \(account.key) did not read back the same, so it was removed and the legacy "
-                    + "item \(item) kept; check that the session store keeps what it is given, then migrate again."
+                "The account saved under \(account.key) did not read back the same, so the legacy item \(item) was "
+                    + "kept; check that the session store keeps what it is given, then migrate again."
             )
         }
         try await legacy.remove(item)

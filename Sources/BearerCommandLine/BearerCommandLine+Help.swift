@@ -14,9 +14,9 @@ extension BearerCommandLine {
             Commands:
             \(list.joined(separator: "\n"))
 
-            Every command takes --profile NAME (default: default) and --account ACCOUNT (else
-            $BEARER_ACCOUNT, else a .bearer-account rule file, else the profile's default account; see
-            bearer help accounts). Sessions live in $BEARER_CONFIG_DIR, else $XDG_CONFIG_HOME/bearer,
+            Every command takes --profile NAME (default: default); those that use an account take
+            --account ACCOUNT (else $BEARER_ACCOUNT, else a .bearer-account rule file, else the
+            profile's default account; see bearer help accounts). Sessions live in $BEARER_CONFIG_DIR, else $XDG_CONFIG_HOME/bearer,
             else ~/.config/bearer, one private file per account; a folder that another user owns or
             that others can write is refused. $BEARER_HTTP_TIMEOUT sets how
             many seconds a request may wait for the server (30). $BEARER_CLIENT_SECRET gives a client

@@ -25,8 +25,20 @@ package enum BearerCommandLine {
         guard let command = command(named: name) else {
             throw UsageError("\"\(name)\" is not a bearer command.")
         }
-        return (name, try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec))
+        let parsed = try ParsedArguments(Array(arguments.dropFirst()), spec: command.spec)
+        if parsed.value("account") != nil, !accountCommands.contains(name) {
+            throw UsageError(
+                "bearer \(name) takes no --account: "
+                    + (name == "login" || name == "migrate"
+                        ? "it adds the account of the user it signs in or imports."
+                        : "it uses no account."),
+                command: name)
+        }
+        return (name, parsed)
     }
+
+    /// The commands that use one of a profile's accounts, and so take `--account`.
+    static let accountCommands: Set<String> = ["token", "curl", "proof", "status", "add-scopes", "export", "logout"]
 
     /// Runs the tool.
     ///

@@ -24,13 +24,16 @@ package struct CommandEnvironment: Sendable {
     ///   - transport: Sends HTTP requests; by default `URLSession` with a timeout of
     ///     `$BEARER_HTTP_TIMEOUT` seconds (30).
     ///   - clock: Gives the time.
+    ///   - workingDirectory: Where account rule files are looked for; the process's by default.
     package init(
         variables: [String: String]? = nil,
         console: Console = .standard,
         transport: (any HTTPTransport)? = nil,
-        clock: WallClock = .system
+        clock: WallClock = .system,
+        workingDirectory: String? = LocalEnvironment.processWorkingDirectory()
     ) {
-        let local = LocalEnvironment(variables: variables, console: console, clock: clock)
+        let local = LocalEnvironment(
+            variables: variables, console: console, clock: clock, workingDirectory: workingDirectory)
         let timeout =
             local.variables["BEARER_HTTP_TIMEOUT"].flatMap(TimeInterval.init).flatMap {
                 $0.isFinite && $0 > 0 ? min($0, 3600) : nil

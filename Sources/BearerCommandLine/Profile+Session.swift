@@ -17,9 +17,20 @@ extension Profile {
     ///
     /// Its refreshes tell the environment's ``CommandEnvironment/refreshCriticalSection``.
     ///
-    /// - Parameter environment: The transport for its requests and the critical section of its refreshes.
-    func session(in environment: CommandEnvironment) async throws -> AuthSession {
-        let state = try await load()
+    /// - Parameters:
+    ///   - environment: The transport for its requests and the critical section of its refreshes.
+    ///   - chosen: The key of the account, when the command has chosen it already; `nil` to
+    ///     choose it here (``accountName``, else the default).
+    /// - Throws: ``NoSession``; ``ToolFailure`` when another user signed in under the key meanwhile.
+    func session(in environment: CommandEnvironment, key chosen: String? = nil) async throws -> AuthSession {
+        // The account is chosen once: its settings, and the session restored, are of that one key.
+        let (key, state): (String, AuthState)
+        if let chosen {
+            guard let stored = try store.loadWithoutSuspending(key: chosen) else { throw NoSession(profile: name) }
+            (key, state) = (chosen, stored)
+        } else {
+            (key, state) = try storedAccount()
+        }
         var configuration = AuthSession.Configuration.recommended(for: state.server)
         configuration.allowedHosts = AllowedHosts.list(for: state)
         configuration.refreshCriticalSection = environment.refreshCriticalSection
@@ -30,13 +41,21 @@ extension Profile {
         configuration.clientKeys = ClientKeyFile(recordedIn: state)
         configuration.clientAssertionAudience = ClientKeyFile.audience(recordedIn: state)
         let session = try await AuthSession.restore(
-            key: try sessionKey(),
+            key: key,
             from: store,
             transport: environment.transport,
             clock: environment.clock,
             configuration: configuration
         )
         guard let session else { throw NoSession(profile: name) }
+        // Another process may have signed another user in under the key since it was read.
+        let restored = await session.state
+        let sameUser =
+            state.user?.subject.isEmpty == false
+            ? restored.user?.subject == state.user?.subject : restored.user?.email == state.user?.email
+        guard restored.server.issuer == state.server.issuer, restored.client.id == state.client.id, sameUser else {
+            throw ToolFailure("The account of profile \(name) changed while the command started; run it again.")
+        }
         return session
     }
 }

@@ -12,13 +12,17 @@ package struct Profile {
     /// The profile's name, which is its first account's session key and the start of the others'.
     package let name: String
     /// The account asked for: `--account`, else `$BEARER_ACCOUNT`, else the nearest rule file's
-    /// (``AccountRules``); `nil` for the profile's default account.
+    /// (``AccountRules``), an empty value counting as none; `nil` for the profile's default account.
     package let accountName: String?
     /// Why rule files on the way from the working directory were skipped: the whole tool says
     /// so, and the fast path leaves such a command to it.
     package let skippedRules: [String]
     /// Where the profile lives and what the command may use.
     package let environment: LocalEnvironment
+
+    /// The longest profile name, in bytes: its accounts' keys add `+` and 16 hexadecimal digits,
+    /// and a key has at most 200.
+    package static let longestName = 183
 
     /// The profile that `arguments` name.
     ///
@@ -31,12 +35,19 @@ package struct Profile {
         } catch {
             throw UsageError("\"\(name)\" is not a valid profile name; use letters, digits and . _ - @ +.")
         }
+        // Another account's key is the profile's name and 17 more bytes, within a key's 200.
+        guard name.utf8.count <= Self.longestName else {
+            throw UsageError(
+                "A profile name may have at most \(Self.longestName) bytes; \"\(name)\" has \(name.utf8.count).")
+        }
         guard !AccountList.isAccountKey(name) else {
             throw UsageError(
                 "\"\(name)\" is not a valid profile name: NAME+<16 hexadecimal digits> names another profile's account."
             )
         }
-        if let given = arguments.value("account") ?? environment.variables["BEARER_ACCOUNT"], !given.isEmpty {
+        let given = [arguments.value("account"), environment.variables["BEARER_ACCOUNT"]].compactMap { $0 }
+            .first { !$0.isEmpty }
+        if let given {
             (accountName, skippedRules) = (given, [])
         } else if let directory = environment.workingDirectoryPath {
             let finding = try AccountRules.account(for: name, from: directory)

@@ -50,6 +50,8 @@ struct AccountMigrationTests {
         #expect(try await migrator.migrate(item: "older", toAccountsOf: "google") == .destinationAlreadyPresent)
         #expect(try await legacy.read("older") != nil, "a different session of the same user is left in place")
         #expect(try await store.load(key: "google")?.refreshToken?.value == "refresh-newer")
+        // The account's default choice, which the legacy item never had, does not keep it from matching.
+        try await accounts.makeDefault(try await accounts.account(named: "ada@work.example"))
         #expect(try await migrator.migrate(item: "same", toAccountsOf: "google") == .destinationAlreadyPresent)
         #expect(try await legacy.read("same") == nil)
         #expect(try await accounts.accounts().count == 1)
@@ -64,9 +66,10 @@ struct AccountMigrationTests {
         let legacy = InMemoryLegacyStore()
         try await legacy.write(try Fixture.data("adc-authorized-user.json"), to: "adc")
         let migrator = SessionMigrator(from: legacy, to: store) { try ApplicationDefaultCredentials.decode($0) }
-        await #expect(throws: BearerError.self) {
+        let error = await #expect(throws: BearerError.self) {
             try await migrator.migrate(item: "adc", toAccountsOf: "google")
         }
+        #expect(error?.kind == .unknownAccount)
         #expect(try await legacy.read("adc") != nil)
         #expect(try await accounts.accounts().count == 1)
     }

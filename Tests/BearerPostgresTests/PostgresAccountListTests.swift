@@ -1,9 +1,9 @@
 import Bearer
-import BearerPostgres
 import Foundation
 import Testing
 
 @_spi(Migration) @testable import BearerCore
+@testable import BearerPostgres
 
 extension SharedPostgresServer {
     /// Account lists in the fleet store: one app user's accounts found through the prefix index.
@@ -50,9 +50,12 @@ extension SharedPostgresServer {
             defer { Task { await store.close() } }
             let raw = try RawSQL(try PostgresTestServer.running.connectionString)
             try raw.query("SET enable_seqscan = off")
-            let plan = try raw.query(
-                "EXPLAIN SELECT key FROM \(table) WHERE key LIKE 'user\\_1%' ORDER BY key COLLATE \"C\""
-            ).compactMap { $0 }.joined(separator: "\n")
+            // The store's own statement, with its parameter, planned for the value bound.
+            let statement = StoreStatements(table: try TableName(table)).keysWithPrefix
+            let pattern = StoreStatements.likePattern(startingWith: "user_1").replacingOccurrences(of: "'", with: "''")
+            try raw.query("PREPARE prefix_lookup(text) AS \(statement)")
+            let plan = try raw.query("EXPLAIN EXECUTE prefix_lookup('\(pattern)')").compactMap { $0 }
+                .joined(separator: "\n")
             #expect(plan.contains("\(table)_by_key_prefix"), "\(plan)")
             #expect(!plan.contains("Seq Scan"))
         }

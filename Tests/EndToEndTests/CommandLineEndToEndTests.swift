@@ -65,7 +65,7 @@ struct CommandLineEndToEndTests {
             Set(object.keys)
                 == [
                     "profile", "email", "sub", "scopes", "expires_at", "sign_in_required", "needs_reauthentication",
-                    "token_type", "dpop_jkt", "issuer", "resource", "client_id", "session_file",
+                    "token_type", "dpop_jkt", "issuer", "resource", "client_id", "session_file", "account",
                 ]
         )
         #expect(object["token_type"] == "Bearer")
@@ -172,9 +172,19 @@ struct CommandLineEndToEndTests {
         try Data("not a session".utf8).write(to: garbage)
         let badArchive = try await tool.run(["migrate", "--from", "gtmappauth", garbage.path, "--profile", "other"])
         #expect(badArchive.status == 65)
-        let overwrite = try await tool.run(["migrate", "--from", "adc", garbage.path])
-        #expect(overwrite.status == 64)
-        #expect(overwrite.stderr.contains("--force"))
+        let unreadable = try await tool.run(["migrate", "--from", "adc", garbage.path])
+        #expect(unreadable.status == 65)
+        // An import naming no user is not put beside the profile's named account, with or without --force.
+        let adc = tool.configDirectory.appendingPathComponent("adc.json")
+        try Data(
+            #"{"type":"authorized_user","client_id":"c.apps.googleusercontent.com","client_secret":"s","refresh_token":"r"}"#
+                .utf8
+        ).write(to: adc)
+        for extra in [[], ["--force"]] {
+            let overwrite = try await tool.run(["migrate", "--from", "adc", adc.path] + extra)
+            #expect(overwrite.status == 64)
+            #expect(overwrite.stderr.contains("another --profile"))
+        }
 
         // A corrupt session file: 65, and the file is left as it is.
         let corruptFile = try tool.store.fileURL(for: "corrupt")

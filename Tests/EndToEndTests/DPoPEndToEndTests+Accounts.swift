@@ -57,7 +57,7 @@ extension DPoPEndToEndTests {
             #expect(try await accounts.accounts().count == 2, "alice's account was updated, not duplicated")
             #expect(try await accounts.store.load(key: alice.key)?.refreshToken != aliceBefore?.refreshToken)
 
-            _ = try await accounts.remove(
+            _ = try await accounts.disconnect(
                 bob, transport: ObservingTransport(), configuration: DPoPEndToEndTests.configuration())
             #expect(try await accounts.accounts().map(\.key) == [alice.key])
             let remaining = try await accounts.session(

@@ -86,8 +86,8 @@ extension AccountList {
             platform: .keeping(sessionsIn: store))
     }
 
-    /// Removes `account` and revokes its grant, sending the revocation with the process's one
-    /// shared ``URLSessionTransport``: see ``remove(_:transport:clock:configuration:)``.
+    /// Revokes `account`'s grant and removes its session, sending the revocation with the
+    /// process's one shared ``URLSessionTransport``: see ``disconnect(_:transport:clock:configuration:)``.
     ///
     /// - Parameters:
     ///   - account: The account.
@@ -95,12 +95,12 @@ extension AccountList {
     ///   - configuration: How errors are reported, and more; `nil` for ``AuthSession/Configuration/recommended(for:)``.
     /// - Returns: What became of the tokens at the server.
     /// - Throws: As the call it forwards to.
-    public func remove(
+    public func disconnect(
         _ account: SavedAccount,
         clock: WallClock = .system,
         configuration: AuthSession.Configuration? = nil
     ) async throws -> RevocationOutcome {
-        try await remove(
+        try await disconnect(
             account, transport: URLSessionTransport.shared, clock: clock, configuration: configuration,
             platform: .keeping(sessionsIn: store))
     }

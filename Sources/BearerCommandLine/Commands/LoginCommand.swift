@@ -129,7 +129,8 @@ enum LoginCommand: Command {
         if state != remembered { try await session.replace(with: state) }
         let user = state.user?.email ?? state.user?.subject ?? "an unnamed user"
         console.say("Signed in as \(user.printable) (profile \(profile.name)).")
-        let others = try await accounts.accounts().filter { !$0.isDefault }
+        let mine = try await accounts.account(of: state)?.key
+        let others = try await accounts.accounts().filter { $0.key != mine }
         if !others.isEmpty {
             console.say(
                 "It is now the profile's default account; \(others.count) other account(s) kept "

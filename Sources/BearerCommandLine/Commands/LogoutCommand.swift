@@ -47,7 +47,8 @@ enum LogoutCommand: Command {
         }
         // Only a corrupt session is removed unrevoked; one that may not be read (an unsafe file or
         // folder) or that a newer release wrote is refused, and nothing is removed.
-        switch try await LogoutRules.take(profile) {
+        let (stored, key) = try await LogoutRules.take(profile)
+        switch stored {
         case .absent:
             console.say("Profile \(profile.name) has no session; nothing to sign out of.")
             return .success
@@ -59,7 +60,7 @@ enum LogoutCommand: Command {
         }
         // The place to revoke by hand is that of the session disconnected, read after it caught
         // up with the stored copy.
-        let session = try await profile.session(in: environment)
+        let session = try await profile.session(in: environment, key: key)
         guard atProvider else {
             let outcome = try await session.disconnect()
             return report(outcome, server: await session.state.server, profile: profile, console: console)

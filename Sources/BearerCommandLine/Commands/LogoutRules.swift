@@ -14,7 +14,8 @@ enum LogoutRules {
         case readable
     }
 
-    /// Reads the profile's session, and removes it if it is corrupt. The removal happens under
+    /// Reads the session of the profile's account (its default, or the one `--account` names),
+    /// and removes it if it is corrupt; answers what it found and the account's key. The removal happens under
     /// the store's lock after reading the file again, so a `login` saving at the same time is
     /// never the one removed, and it sets no space aside, so it works on a full disk. A
     /// readable session is left as it is: `disconnect()` takes the lock and reads it again.
@@ -22,15 +23,16 @@ enum LogoutRules {
     /// - Throws: The store's error for a file that may not be read (one others can read, a folder
     ///   others can write: `insecureStorage`), and `unreadableSession` for one a newer release
     ///   wrote, whose grant this release cannot revoke: such a file is neither read nor removed.
-    static func take(_ profile: Profile) async throws -> Stored {
+    static func take(_ profile: Profile) async throws -> (stored: Stored, key: String) {
         let store = profile.store
         let key = try profile.sessionKey()
-        if let stored = try await read(key, in: store) { return stored }
-        return try await store.withExclusiveAccess(to: key) { access in
+        if let stored = try await read(key, in: store) { return (stored, key) }
+        let stored = try await store.withExclusiveAccess(to: key) { access -> Stored in
             if let stored = try await read(key, in: store) { return stored }
             try await access.remove()
             return .removedUnreadable
         }
+        return (stored, key)
     }
 
     /// What the store holds under `key`; `nil` for a corrupt file.

@@ -1,5 +1,5 @@
 import Bearer
-@_spi(CommandLine) @_spi(Internals) import BearerCore
+@_spi(CommandLine) @_spi(Internals) @_spi(Migration) import BearerCore
 import BearerMigration
 import Foundation
 
@@ -49,22 +49,32 @@ enum MigrateCommand: Command {
             throw UsageError("--from must be one of \(formats.joined(separator: ", ")).", command: "migrate")
         }
         let path = arguments.positionals[0]
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MigrationError.malformedItem("Cannot read \(path); check the path and its permissions.")
-        }
         if format == "gcloud" {
             return try await importDatabase(at: path, profile: profile, arguments: arguments, environment: environment)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw MigrationError.malformedItem("Cannot read \(path); check the path and its permissions.")
         }
         var state = try await decode(format: format, data: data, arguments: arguments, environment: environment)
         try adoptClient(arguments, environment, into: &state, path: path)
         let imported = try prepared(state, arguments)
         let accounts = AccountList(store: profile.store, key: profile.name)
-        if !arguments.has("force"), let existing = try await accounts.account(of: imported) {
+        let existing = try await accounts.account(of: imported)
+        if let existing, !arguments.has("force") {
             throw UsageError(
                 "Profile \(profile.name) already has an account of \(Self.who(imported).printable) "
                     + "[\(existing.key)]; pass --force to replace it, or choose another --profile.",
                 command: "migrate"
             )
+        }
+        if existing == nil, imported.user?.email == nil, imported.user?.subject.isEmpty != false {
+            let others = try await accounts.accounts()
+            guard others.isEmpty else {
+                throw UsageError(
+                    "\(path) names no user, so its session cannot be told apart from profile \(profile.name)'s "
+                        + "accounts (\(AccountList.names(of: others).printable)); import it under another --profile.",
+                    command: "migrate")
+            }
         }
         try await save(imported, into: accounts, from: path)
         environment.console.say(
@@ -86,10 +96,8 @@ enum MigrateCommand: Command {
     /// Saves `imported` as its user's account, and checks that it reads back the same.
     private static func save(_ imported: AuthState, into accounts: AccountList, from path: String) async throws {
         let account = try await accounts.add(imported)
-        var readBack = try await accounts.store.load(key: account.key)
-        // The account's metadata keeps its default choice, which the file did not carry.
-        readBack?.metadata = imported.metadata
-        guard readBack == imported else {
+        // The account keeps its default choice, which the file did not carry.
+        guard try await accounts.store.load(key: account.key)?.withoutAccountChoice == imported else {
             throw MigrationError.verificationFailed(
                 "The imported session did not read back the same; \(path) is unchanged. Check the config folder's "
                     + "permissions and free space, then run migrate again with --force.")
@@ -105,25 +113,47 @@ enum MigrateCommand: Command {
     ) async throws -> ExitCode {
         let rows = try GcloudCredentialDatabase.rows(at: path)
         let accounts = AccountList(store: profile.store, key: profile.name)
-        var imported: [String] = []
+        // The server once, for every row: gcloud's credentials are Google's unless --issuer says.
+        let issuer = try ServerOptions.issuer(arguments, command: "migrate")
+        let server: AuthorizationServer? =
+            issuer == nil || issuer == AuthorizationServer.google.issuer
+            ? nil : try await ServerOptions.server(arguments, environment, command: "migrate")
+        var states: [(account: String, state: AuthState)] = []
         var skipped: [String] = []
         for row in rows {
             guard Self.credentialType(row.value) == "authorized_user" else {
                 skipped.append("\(row.account) (\(Self.credentialType(row.value) ?? "unknown kind"))")
                 continue
             }
-            var state = try ApplicationDefaultCredentials.decode(row.value)
-            state.user = AuthState.User(subject: "", email: row.account)
-            if let issuer = try ServerOptions.issuer(arguments, command: "migrate"), issuer != state.server.issuer {
-                state.server = try await ServerOptions.server(arguments, environment, command: "migrate")
-            }
-            let prepared = try prepared(state, arguments)
-            if !arguments.has("force"), try await accounts.account(of: prepared) != nil {
-                skipped.append("\(row.account) (already an account of the profile; --force replaces it)")
+            var state: AuthState
+            do {
+                state = try ApplicationDefaultCredentials.decode(row.value)
+            } catch let error as MigrationError {
+                skipped.append("\(row.account) (\(error.reason))")
                 continue
             }
-            try await save(prepared, into: accounts, from: path)
-            imported.append(row.account)
+            state.user = AuthState.User(subject: "", email: row.account)
+            if let server { state.server = server }
+            // A flag that contradicts a row refuses the whole import, before anything is saved.
+            try adoptClient(arguments, environment, into: &state, path: "\(path) (account \(row.account))")
+            states.append((row.account, try prepared(state, arguments)))
+        }
+        var imported: [String] = []
+        for (account, state) in states {
+            if !arguments.has("force"), try await accounts.account(of: state) != nil {
+                skipped.append("\(account) (already an account of the profile; --force replaces it)")
+                continue
+            }
+            do {
+                try await save(state, into: accounts, from: path)
+            } catch {
+                if !imported.isEmpty {
+                    environment.console.say(
+                        "Imported \(imported.joined(separator: ", ").printable) into profile \(profile.name) before:")
+                }
+                throw error
+            }
+            imported.append(account)
         }
         let console = environment.console
         let list = imported.isEmpty ? "no account" : imported.joined(separator: ", ")

@@ -116,7 +116,7 @@ package enum AccountRules {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             return .skipped("a rule file must be a regular file.")
         }
-        guard status.st_uid == getuid(), status.st_mode & 0o022 == 0 else {
+        guard status.st_uid == geteuid(), status.st_mode & 0o022 == 0 else {
             return .skipped("a rule file is used only when it is yours and nobody else may write it (chmod go-w).")
         }
         guard status.st_size <= largestFile else {

@@ -26,9 +26,11 @@ package enum FastPath {
                 return try TokenCommand.printStoredToken(parsed, environment)?.rawValue
             case StatusCommand.spec.name:
                 let parsed = try ParsedArguments(rest, spec: StatusCommand.spec)
+                guard !parsed.has("help") else { return nil }
+                let profile = try Profile(parsed, environment)
                 // A skipped rule file is the whole tool's to report.
-                guard !parsed.has("help"), try Profile(parsed, environment).skippedRules.isEmpty else { return nil }
-                return try StatusCommand.run(parsed, environment).rawValue
+                guard profile.skippedRules.isEmpty else { return nil }
+                return try StatusCommand.run(parsed, profile: profile, environment).rawValue
             default:
                 return nil
             }

@@ -93,6 +93,15 @@ package enum StatusCommand {
     package static func run(_ arguments: ParsedArguments, _ environment: LocalEnvironment) throws -> ExitCode {
         let profile = try Profile(arguments, environment)
         for line in profile.skippedRules { environment.console.say(line) }
+        return try run(arguments, profile: profile, environment)
+    }
+
+    /// Prints the status of `profile`, which `arguments` name.
+    ///
+    /// - Throws: ``NoSession``, or the store's error when the session cannot be read.
+    package static func run(_ arguments: ParsedArguments, profile: Profile, _ environment: LocalEnvironment) throws
+        -> ExitCode
+    {
         let (account, state) = try profile.storedAccount()
         let expiry = state.accessTokenExpiresAt.flatMap { $0 == .distantPast ? nil : $0 }
         let subject = state.user?.subject.isEmpty == false ? state.user?.subject : nil

@@ -8,7 +8,7 @@
 /// ``AccountList/makeDefault(_:clock:)`` carries, in its session's metadata, a rank that is the
 /// time of the choice in milliseconds (or one more than any rank before it, when the clock went
 /// back). The highest rank is the default; with none, the account under the list's own key is,
-/// else the first one.
+/// else the one with the lowest key.
 ///
 /// The choice lives in the chosen account's own item, written under its own lock, so choosing
 /// touches no other account and no shared record, and works in every store.
@@ -40,5 +40,13 @@ enum AccountChoice {
         if let chosen = ranked.max(by: { ($0.1, $1.0) < ($1.1, $0.0) }) { return chosen.0 }
         if accounts.contains(where: { $0.key == listKey }) { return listKey }
         return accounts.first?.key
+    }
+}
+
+extension AuthState {
+    /// This session without the default choice an ``AccountList`` records in it: what a saved
+    /// account is compared by against the session it was made from, as an import checks it.
+    @_spi(Migration) public var withoutAccountChoice: AuthState {
+        AccountChoice.ranked(self, nil)
     }
 }

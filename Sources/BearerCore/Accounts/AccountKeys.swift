@@ -8,8 +8,9 @@
 ///
 /// - The first account signed in is saved under the list's own key, where a single session
 ///   always was, so a list of one reads as it did before accounts.
-/// - Each other is saved under `<key>+<16 hexadecimal digits>`: a hash of its issuer, client and
-///   user, so the same user always lands on the same key and two users never share one.
+/// - Each other is saved under `<key>+<16 hexadecimal digits>`: a 64-bit hash of its issuer,
+///   client and user, so the same user always lands on the same key. Two users whose hashes met
+///   would share one; the write checks the user it replaces, so neither overwrites the other.
 enum AccountKeys {
     /// Whether `candidate` is the key of an account of the list `key`, not merely one that
     /// starts like it.

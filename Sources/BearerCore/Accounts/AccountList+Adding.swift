@@ -109,12 +109,14 @@ extension AccountList {
             if saved.isEmpty { candidates.append(key) }
             if let ownKey = AccountKeys.ownKey(of: state, in: key) { candidates.append(ownKey) }
         }
-        for candidate in candidates where try await write(state, rank: rank, to: candidate) {
-            let accounts = try await accounts()
-            guard let account = accounts.first(where: { $0.key == candidate }) else {
-                throw BearerError.storedCopyChanged(from: state, to: nil)
-            }
-            return account
+        for candidate in candidates {
+            guard let written = try await write(state, rank: rank, to: candidate) else { continue }
+            // Saved: nothing from here on may fail, so a sign-in is never revoked once it is kept.
+            var items = saved.filter { $0.key != candidate }
+            items.append(SavedItem(key: candidate, content: .success(written)))
+            items.sort { $0.key < $1.key }
+            return Self.accounts(from: items, listKey: key).first { $0.key == candidate }
+                ?? SavedAccount(key: candidate, state: written)
         }
         if let taken = candidates.last, AccountKeys.identity(of: state) != nil {
             throw BearerError.unknownAccount(
@@ -130,14 +132,14 @@ extension AccountList {
     /// Writes `state` under `candidate` when nothing is saved there or the same account is,
     /// keeping that one's default rank unless `rank` replaces it.
     ///
-    /// - Returns: Whether it was written; `false` when another account holds the key.
-    private func write(_ state: AuthState, rank: Int64?, to candidate: String) async throws -> Bool {
+    /// - Returns: What was written; `nil` when another account holds the key.
+    private func write(_ state: AuthState, rank: Int64?, to candidate: String) async throws -> AuthState? {
         try await store.withExclusiveAccess(to: candidate) { access in
             let stored = try await access.load()
-            if let stored, !AccountKeys.isSameAccount(stored, state) { return false }
-            let kept = rank ?? stored.flatMap(AccountChoice.rank(of:))
-            try await access.save(AccountChoice.ranked(state, kept), replacing: stored)
-            return true
+            if let stored, !AccountKeys.isSameAccount(stored, state) { return nil }
+            let written = AccountChoice.ranked(state, rank ?? stored.flatMap(AccountChoice.rank(of:)))
+            try await access.save(written, replacing: stored)
+            return written
         }
     }
 

@@ -8,8 +8,9 @@ extension AccountList {
     ///   - clock: Decides freshness.
     ///   - configuration: Where tokens may go, and more; `nil` for ``AuthSession/Configuration/recommended(for:)``.
     /// - Returns: The session.
-    /// - Throws: ``BearerError/Kind/unknownAccount`` when the account was removed meanwhile; the
-    ///   store's error when its item cannot be read (it is left as it is).
+    /// - Throws: ``BearerError/Kind/unknownAccount`` when the account was removed meanwhile, or its
+    ///   key now holds another user's session; the store's error when its item cannot be read (it
+    ///   is left as it is).
     public func session(
         for account: SavedAccount,
         transport: any HTTPTransport,
@@ -36,7 +37,15 @@ extension AccountList {
             throw BearerError.unknownAccount(
                 "The account \(Self.names(of: [account])) is no longer saved (it was removed); sign it in again.")
         }
+        guard Self.isStill(account, await session.state) else { throw Self.replaced(account) }
         return session
+    }
+
+    /// The error for `account` whose key now holds another user's session.
+    static func replaced(_ account: SavedAccount) -> BearerError {
+        BearerError.unknownAccount(
+            "The key \(account.key) of the account \(Self.names(of: [account])) now holds another user's session "
+                + "(the account was removed and another signed in); list the accounts again. Nothing was changed.")
     }
 
     /// Makes `account` the default, in its own saved item: no other account's item is touched.
@@ -60,8 +69,10 @@ extension AccountList {
         }
     }
 
-    /// Removes `account` and revokes its grant at its server: that account only; the others
-    /// keep working. When it was the default, the one chosen before it (else the first) is.
+    /// Revokes `account`'s grant at its server and removes its session, as
+    /// ``AuthSession/disconnect()`` does: that account only; the others keep working. When it was
+    /// the default, the one chosen before it is, else the one under the list's own key, else the
+    /// one with the lowest key.
     ///
     /// - Parameters:
     ///   - account: The account.
@@ -70,19 +81,21 @@ extension AccountList {
     ///   - configuration: How errors are reported, and more; `nil` for ``AuthSession/Configuration/recommended(for:)``.
     /// - Returns: What became of the tokens at the server (``RevocationOutcome``);
     ///   ``RevocationOutcome/notRevoked`` when the account was already gone.
-    /// - Throws: The store's error when the item cannot be read or removed; it is then left as it is.
-    public func remove(
+    /// - Throws: ``BearerError/Kind/unknownAccount`` when the account's key now holds another
+    ///   user's session (nothing is revoked or removed); the store's error when the item cannot be
+    ///   read or removed, and it is then left as it is.
+    public func disconnect(
         _ account: SavedAccount,
         transport: any HTTPTransport,
         clock: WallClock = .system,
         configuration: AuthSession.Configuration? = nil
     ) async throws -> RevocationOutcome {
-        try await remove(account, transport: transport, clock: clock, configuration: configuration, platform: nil)
+        try await disconnect(account, transport: transport, clock: clock, configuration: configuration, platform: nil)
     }
 
-    /// ``remove(_:transport:clock:configuration:)`` with `platform`'s cryptography where the
+    /// ``disconnect(_:transport:clock:configuration:)`` with `platform`'s cryptography where the
     /// configuration has none: for `import Bearer`'s entry points.
-    @_spi(Bridge) public func remove(
+    @_spi(Bridge) public func disconnect(
         _ account: SavedAccount,
         transport: any HTTPTransport,
         clock: WallClock,
@@ -93,6 +106,7 @@ extension AccountList {
             key: account.key, from: store, transport: transport, clock: clock, configuration: configuration,
             platform: platform)
         guard let session else { return .notRevoked }
+        guard Self.isStill(account, await session.state) else { throw Self.replaced(account) }
         return try await session.disconnect()
     }
 

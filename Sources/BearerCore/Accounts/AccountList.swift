@@ -38,9 +38,10 @@ public struct AccountList: Sendable {
         self.key = key
     }
 
-    /// The accounts, sorted by key (the first one signed in comes first), each with its user's
+    /// The accounts, sorted by key (the one under the list's own key first), each with its user's
     /// profile, whether it needs a new sign-in, and whether it is the default. An item that
-    /// cannot be read is listed with its ``SavedAccount/problem`` and left as it is.
+    /// cannot be read is listed with its ``SavedAccount/problem`` and left as it is; while one is,
+    /// no account is marked the default, since the unreadable one may be it.
     ///
     /// - Returns: The accounts; empty when none is saved.
     /// - Throws: The store's error when it cannot be listed; ``BearerError/Kind/insecureStorage``
@@ -51,7 +52,7 @@ public struct AccountList: Sendable {
 
     /// The accounts that `saved`, the items of the list `listKey`, hold.
     static func accounts(from saved: [SavedItem], listKey: String) -> [SavedAccount] {
-        let chosen = AccountChoice.defaultKey(among: readable(saved), listKey: listKey)
+        let chosen = try? defaultKey(of: saved, listKey: listKey)
         return saved.map { item in
             switch item.content {
             case .success(let state): SavedAccount(key: item.key, state: state, isDefault: item.key == chosen)
@@ -60,13 +61,31 @@ public struct AccountList: Sendable {
         }
     }
 
-    /// The default account: the one chosen last with ``makeDefault(_:clock:)``, else the first
-    /// one signed in.
+    /// The default account: the one chosen last with ``makeDefault(_:clock:)``, else the one
+    /// under the list's own key (the first signed in), else the one with the lowest key.
     ///
     /// - Returns: The account, or `nil` when none is saved.
-    /// - Throws: The store's error when it cannot be listed.
+    /// - Throws: The error of an item that cannot be read, which may be the default (nothing
+    ///   else is taken for it: name an account instead, or repair or remove that item); the
+    ///   store's error when it cannot be listed.
     public func defaultAccount() async throws -> SavedAccount? {
-        try await accounts().first(where: \.isDefault)
+        let saved = try await savedItems()
+        guard let chosen = try Self.defaultKey(of: saved, listKey: key) else { return nil }
+        return Self.accounts(from: saved, listKey: key).first { $0.key == chosen }
+    }
+
+    /// The key of the default among `saved`, as ``defaultAccount()`` chooses it.
+    ///
+    /// - Throws: The error of an unreadable item, which may be the default.
+    static func defaultKey(of saved: [SavedItem], listKey: String) throws -> String? {
+        for item in saved {
+            guard case .failure(let problem) = item.content else { continue }
+            throw BearerError.unknownAccount(
+                "The account saved under \(item.key) cannot be read, and it may be the default, so no other is "
+                    + "taken for it: name the account to use, or repair or remove that one (\(problem)).",
+                underlyingError: problem)
+        }
+        return AccountChoice.defaultKey(among: readable(saved), listKey: listKey)
     }
 
     /// The one account that `name` names: its key, its user's e-mail (in any case), its subject or

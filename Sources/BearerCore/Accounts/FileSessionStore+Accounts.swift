@@ -20,7 +20,8 @@ extension FileSessionStore {
     ///   - name: What names the account; `nil` for the default.
     /// - Returns: The account's key and session; `key` and `nil` when the list has no account.
     /// - Throws: ``BearerError/Kind/unknownAccount`` when `name` names no account or several; the
-    ///   error of the chosen account's file when it cannot be read; as ``accountsWithoutSuspending(key:)``.
+    ///   error of the chosen account's file when it cannot be read, and without `name`, of any
+    ///   account's file that cannot be read (it may be the default); as ``accountsWithoutSuspending(key:)``.
     @_spi(CommandLine) public func accountWithoutSuspending(key: String, named name: String?) throws
         -> (key: String, state: AuthState?)
     {
@@ -44,11 +45,11 @@ extension FileSessionStore {
         let keys = try accountKeys(of: key)
         if name == nil, keys.count <= 1 { return (keys.first ?? key, nil) }
         let items = try savedItemsWithoutSuspending(of: keys)
-        let accounts = AccountList.accounts(from: items, listKey: key)
-        let chosen =
-            try name.map { try AccountList.account(named: $0, among: accounts) }
-            ?? accounts.first(where: \.isDefault)
-        guard let chosen else { return (key, nil) }
+        guard let name else {
+            guard let chosen = try AccountList.defaultKey(of: items, listKey: key) else { return (key, nil) }
+            return (chosen, items.first { $0.key == chosen })
+        }
+        let chosen = try AccountList.account(named: name, among: AccountList.accounts(from: items, listKey: key))
         return (chosen.key, items.first { $0.key == chosen.key })
     }
 

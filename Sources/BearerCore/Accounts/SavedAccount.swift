@@ -31,8 +31,9 @@ public struct SavedAccount: Sendable, Identifiable {
     /// (``AuthState/signInRequired``), or it holds no token.
     public let signInRequired: Bool
     /// Whether this is its ``AccountList``'s default account: the one chosen last with
-    /// ``AccountList/makeDefault(_:clock:)``, or the first one signed in when none was chosen.
-    /// Always `false` in ``AuthSession/savedAccounts(in:)``, which knows no list.
+    /// ``AccountList/makeDefault(_:clock:)``, else the one under the list's own key, else the one
+    /// with the lowest key; `false` for every account while one cannot be read. Always `false` in
+    /// ``AuthSession/savedAccounts(in:)``, which knows no list.
     public let isDefault: Bool
     /// Why the saved item cannot be read, when it cannot (it is left in the store).
     public let problem: (any Error)?
@@ -48,7 +49,14 @@ public struct SavedAccount: Sendable, Identifiable {
         return key
     }
 
-    init(key: String, state: AuthState, isDefault: Bool = false) {
+    /// An account as a list shows the session `state` saved under `key`: for previews and tests
+    /// of a picker; an app gets its accounts from ``AccountList/accounts()``.
+    ///
+    /// - Parameters:
+    ///   - key: The key the session is saved under.
+    ///   - state: The session; no token of it is kept.
+    ///   - isDefault: Whether it is the list's default.
+    public init(key: String, state: AuthState, isDefault: Bool = false) {
         self.key = key
         self.issuer = state.server.issuer
         self.clientID = state.client.id

@@ -216,12 +216,19 @@ extension BearerError {
     ///
     /// - Parameters:
     ///   - reason: What was asked for and what to do; never include a token.
+    ///   - underlyingError: The error that caused this one, if any.
     ///   - file: The file that made the error.
     ///   - line: The line that made the error.
     /// - Returns: The error.
-    public static func unknownAccount(_ reason: String, file: String = #fileID, line: UInt = #line) -> BearerError {
+    public static func unknownAccount(
+        _ reason: String,
+        underlyingError: (any Error)? = nil,
+        file: String = #fileID,
+        line: UInt = #line
+    ) -> BearerError {
         BearerError(
-            kind: .unknownAccount, reason: reason, retryAfter: nil, underlyingError: nil, file: file, line: line)
+            kind: .unknownAccount, reason: reason, retryAfter: nil, underlyingError: underlyingError, file: file,
+            line: line)
     }
 
     /// The session holds no ID token that is still valid: the server issued none (no `openid`

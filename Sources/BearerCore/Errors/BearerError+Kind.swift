@@ -134,9 +134,9 @@ extension BearerError {
         /// `typ`, `iss`, `aud`, times, `events`, `nonce`, `jti`, `sid` or `sub`); no session was ended.
         public static let invalidLogoutToken = Kind(.invalidLogoutToken)
 
-        /// No saved account matches the name asked for, several do, or a sign-in did not say which
-        /// user signed in while other accounts are saved (ask for the `openid` scope); nothing
-        /// saved was changed.
+        /// No saved account matches the name asked for, several do, the default cannot be told
+        /// (an account that may be it cannot be read), or a sign-in did not say which user signed
+        /// in while other accounts are saved (ask for the `openid` scope); nothing saved was changed.
         public static let unknownAccount = Kind(.unknownAccount)
     }
 }

@@ -14,11 +14,13 @@ extension POSIXFile {
     /// - Throws: ``BearerError/Kind/storageFailure`` when the folder cannot be listed.
     static func names(inFolder path: String) throws -> [String]? {
         guard let folder = opendir(path) else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
+            if errno == ENOENT { return nil }
             throw failure("list the session folder", path)
         }
         defer { closedir(folder) }
         var names: [String] = []
+        // readdir answers nil both at the end and on an error; only an error sets errno.
+        errno = 0
         while let entry = readdir(folder) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)) {
@@ -27,6 +29,7 @@ extension POSIXFile {
             }
             if name != "." && name != ".." { names.append(name) }
         }
+        guard errno == 0 else { throw failure("list the session folder", path) }
         return names
     }
 }

@@ -133,6 +133,46 @@ struct AccountsCommandTests {
         #expect(try await fixture.store.keys() == before)
     }
 
+    @Test("An unreadable account that may be the default is never replaced by another: exit 64 unless one is named")
+    func unreadableDefault() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        _ = try await Self.twoAccounts(fixture)
+        let first = try fixture.store.fileURL(for: "default")
+        try Data("not a session".utf8).write(to: first)
+        let token = await fixture.run(["token"])
+        #expect(token.status == 64)
+        #expect(token.output.stdout.isEmpty)
+        #expect(token.output.stderr.contains("cannot be read") && token.output.stderr.contains("may be the default"))
+        #expect(await fixture.run(["token", "--account", "bob@example.com"]).output.stdout == "bob-token\n")
+        let logout = await fixture.run(["logout"])
+        #expect(logout.status == 64, "nothing is revoked for a default that cannot be told")
+        #expect(await fixture.transport.requests.isEmpty)
+        #expect(await fixture.run(["logout", "--account", "default"]).status == 1, "the corrupt one is removed")
+        #expect(await fixture.run(["token"]).output.stdout == "bob-token\n")
+    }
+
+    @Test("An empty --account counts as none; login, migrate, accounts and client-key take no --account")
+    func accountOptionEdges() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        _ = try await Self.twoAccounts(fixture)
+        let empty = await fixture.run(["token", "--account", ""], variables: ["BEARER_ACCOUNT": "bob@example.com"])
+        #expect(empty.output.stdout == "bob-token\n")
+        for command in [
+            ["login", "--google", "--client-id", "x", "--scope", "email"], ["accounts"], ["client-key", "k"],
+        ] {
+            let refused = await fixture.run(command + ["--account", "bob@example.com"])
+            #expect(refused.status == 64, "\(command)")
+            #expect(refused.output.stderr.contains("takes no --account"))
+        }
+        let long = String(repeating: "p", count: 184)
+        let tooLong = await fixture.run(["status", "--profile", long])
+        #expect(tooLong.status == 64)
+        #expect(tooLong.output.stderr.contains("at most 183 bytes"))
+        #expect(await fixture.run(["status", "--profile", String(repeating: "p", count: 183)]).status == 77)
+    }
+
     @Test("Two token commands for two accounts at once each print their own account's token")
     func parallelAccounts() async throws {
         let fixture = CommandFixture()

@@ -68,6 +68,44 @@ struct MigrateGcloudTests {
         #expect(
             again.output.stderr.contains("ada@work.example (already an account of the profile; --force replaces it)"))
         #expect(try await AccountList(store: fixture.store, key: "default").accounts().count == 2)
+
+        try FileManager.default.removeItem(atPath: path)
+        try Self.database(at: path, rows: [("ada@work.example", Self.userCredential("rotated"))])
+        let forced = await fixture.run(["migrate", "--from", "gcloud", path, "--force"])
+        #expect(forced.status == 0, "\(forced.output.stderr)")
+        #expect(try await fixture.store.load(key: work.key)?.refreshToken?.value == "fixture-refresh-rotated")
+        #expect(try await AccountList(store: fixture.store, key: "default").accounts().count == 2)
+    }
+
+    @Test("A --client-id that contradicts a row refuses the whole import before anything is saved")
+    func contradictingClient() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        let path = try fixture.file("credentials.db", Data())
+        try FileManager.default.removeItem(atPath: path)
+        try Self.database(at: path, rows: [("ada@work.example", Self.userCredential("work"))])
+        let (status, output) = await fixture.run(["migrate", "--from", "gcloud", path, "--client-id", "another"])
+        #expect(status == 64, "\(output.stderr)")
+        #expect(try await fixture.store.keys().isEmpty)
+    }
+
+    @Test("A session naming no user is not imported beside named accounts (exit 64), with or without --force")
+    func unnamedBesideNamed() async throws {
+        let fixture = CommandFixture()
+        defer { fixture.removeAll() }
+        _ = try await AccountsCommandTests.twoAccounts(fixture)
+        let adc = try fixture.file(
+            "adc.json",
+            Data(
+                #"{"type":"authorized_user","client_id":"c.apps.googleusercontent.com","client_secret":"s","refresh_token":"r"}"#
+                    .utf8))
+        let before = try await fixture.store.keys()
+        for extra in [[], ["--force"]] {
+            let (status, output) = await fixture.run(["migrate", "--from", "adc", adc] + extra)
+            #expect(status == 64, "\(output.stderr)")
+            #expect(output.stderr.contains("names no user") && output.stderr.contains("another --profile"))
+        }
+        #expect(try await fixture.store.keys() == before)
     }
 
     @Test("A file that is not gcloud's database is refused with SQLite's reason (exit 65), and nothing is saved")

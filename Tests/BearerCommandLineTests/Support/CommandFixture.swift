@@ -27,7 +27,9 @@ struct CommandFixture {
             variables: variables.merging(["BEARER_CONFIG_DIR": folder.path]) { _, fixed in fixed },
             console: capture.console,
             transport: sections?.recording(transport) ?? transport,
-            clock: .fixed(Date(timeIntervalSince1970: 1_800_000_000))
+            clock: .fixed(Date(timeIntervalSince1970: 1_800_000_000)),
+            // No account rule file of the machine's picks an account in these tests.
+            workingDirectory: nil
         )
         environment.refreshCriticalSection = sections
         return (await BearerCommandLine.run(arguments, environment: environment), capture)

@@ -134,17 +134,18 @@ struct AccountListTests {
         let bob = try await accounts.add(Self.state(subject: "bob", email: "bob@example.com", token: "bob"))
         try await accounts.makeDefault(bob, clock: .fixed(Fixtures.epoch))
         let transport = RecordingTransport(replies: [.json(200, "{}"), .json(200, "{}")])
-        let outcome = try await accounts.remove(bob, transport: transport, clock: .fixed(Fixtures.epoch))
+        let outcome = try await accounts.disconnect(bob, transport: transport, clock: .fixed(Fixtures.epoch))
         #expect(outcome == .revoked)
         let revoked = await transport.requests.map { $0.formBody["token"] }
         #expect(revoked.contains("rt-bob") && !revoked.contains("rt-ada"))
         #expect(try await store.load(key: bob.key) == nil)
         #expect(try await accounts.accounts().map(\.key) == ["main"])
         #expect(try await accounts.defaultAccount()?.key == "main")
-        #expect(try await accounts.remove(bob, transport: transport) == .notRevoked, "already gone")
-        await #expect(throws: BearerError.self) {
+        #expect(try await accounts.disconnect(bob, transport: transport) == .notRevoked, "already gone")
+        let gone = await #expect(throws: BearerError.self) {
             try await accounts.makeDefault(bob)
         }
+        #expect(gone?.kind == .unknownAccount)
     }
 
     @Test("account(named:) finds by key, e-mail in any case, subject or name; none or several is unknownAccount")
@@ -181,9 +182,10 @@ struct AccountListTests {
         let namedOnly = AccountList(store: store, key: "other")
         try await namedOnly.add(Self.state(subject: "ada", email: "ada@example.com", token: "ada"))
         let before = try await store.keys()
-        await #expect(throws: BearerError.self) {
+        let refused = await #expect(throws: BearerError.self) {
             try await namedOnly.add(Self.state(subject: nil, token: "third"))
         }
+        #expect(refused?.kind == .unknownAccount)
         #expect(try await store.keys() == before)
         #expect(try await store.load(key: "other")?.accessToken?.value == "at-ada")
     }
@@ -210,7 +212,7 @@ struct AccountListTests {
         #expect(try await store.keys() == ["main"])
     }
 
-    @Test("A browser sign-in of a second user adds it, and makingDefault makes it the default")
+    @Test("A browser sign-in's session, named by the app, added with makingDefault becomes the default")
     func signInAddsAccount() async throws {
         let store = InMemorySessionStore()
         let accounts = AccountList(store: store, key: "main")
@@ -259,12 +261,38 @@ struct AccountListTests {
         let listed = try await accounts.accounts()
         #expect(listed.count == 2)
         let problem = try #require(listed.first { $0.key == "main+00000000000000ff" })
-        #expect(problem.problem != nil && problem.signInRequired && !problem.isDefault)
-        #expect(try await accounts.defaultAccount()?.key == "main")
+        #expect(problem.problem != nil && problem.signInRequired)
+        #expect(listed.allSatisfy { !$0.isDefault }, "the unreadable one may be the default: none is marked")
+        // No other account is taken for a default that may be the unreadable one.
+        let error = await #expect(throws: BearerError.self) { try await accounts.defaultAccount() }
+        #expect(error?.kind == .unknownAccount)
+        #expect(throws: BearerError.self) { try store.accountWithoutSuspending(key: "main", named: nil) }
+        // Named, the readable one is still used.
+        #expect(try store.accountWithoutSuspending(key: "main", named: "ada@example.com").state?.user?.subject == "ada")
         #expect(FileManager.default.fileExists(atPath: broken.path))
         let withoutSuspending = try store.accountsWithoutSuspending(key: "main")
         #expect(withoutSuspending.map(\.key) == listed.map(\.key))
         #expect(withoutSuspending.map(\.isDefault) == listed.map(\.isDefault))
+    }
+
+    @Test("A picker row kept after its key went to another user gives no token and revokes nothing")
+    func staleRow() async throws {
+        let store = InMemorySessionStore()
+        let accounts = AccountList(store: store, key: "main")
+        let ada = try await accounts.add(Self.state(subject: "ada", email: "ada@example.com", token: "ada"))
+        try await store.remove(key: ada.key)
+        try await accounts.add(Self.state(subject: "bob", email: "bob@example.com", token: "bob"))
+        let transport = RecordingTransport(replies: [.json(200, "{}")])
+        let session = await #expect(throws: BearerError.self) {
+            try await accounts.session(for: ada, transport: transport, clock: .fixed(Fixtures.epoch))
+        }
+        #expect(session?.kind == .unknownAccount)
+        let disconnect = await #expect(throws: BearerError.self) {
+            try await accounts.disconnect(ada, transport: transport, clock: .fixed(Fixtures.epoch))
+        }
+        #expect(disconnect?.kind == .unknownAccount)
+        #expect(await transport.requests.isEmpty, "bob's grant is not revoked")
+        #expect(try await store.load(key: "main")?.accessToken?.value == "at-bob")
     }
 
     @Test("A picker's name is the user's name, else e-mail, else subject, else the key")
