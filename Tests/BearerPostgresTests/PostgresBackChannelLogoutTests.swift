@@ -141,7 +141,10 @@ extension SharedPostgresServer {
             // The key, the logout lookups' two, and the account lists' key-prefix index.
             #expect(
                 try raw.query("SELECT indexname FROM pg_indexes WHERE tablename = '\(table)' ORDER BY indexname")
-                    == ["\(table)_by_key_prefix", "\(table)_by_provider_session", "\(table)_by_subject", "\(table)_pkey"])
+                    == [
+                        "\(table)_by_key_prefix", "\(table)_by_provider_session", "\(table)_by_subject",
+                        "\(table)_pkey",
+                    ])
             #expect(try await store.load(key: "old")?.providerSessionID == "sid-1")
             #expect(
                 try await store.endSessions(namedBy: try Self.token(sid: "sid-1", subject: nil)) == .ended(sessions: 0))
