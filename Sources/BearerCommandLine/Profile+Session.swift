@@ -21,7 +21,8 @@ extension Profile {
     ///   - environment: The transport for its requests and the critical section of its refreshes.
     ///   - chosen: The key of the account, when the command has chosen it already; `nil` to
     ///     choose it here (``accountName``, else the default).
-    /// - Throws: ``NoSession``; ``ToolFailure`` when another user signed in under the key meanwhile.
+    /// - Throws: ``NoSession``; `unknownAccount` when another user signed in under the key meanwhile,
+    ///   or the account was removed.
     func session(in environment: CommandEnvironment, key chosen: String? = nil) async throws -> AuthSession {
         // The account is chosen once: its settings, and the session restored, are of that one key.
         let (key, state): (String, AuthState)
@@ -40,22 +41,10 @@ extension Profile {
         // A private_key_jwt client signs its refreshes with the key file it signed in with.
         configuration.clientKeys = ClientKeyFile(recordedIn: state)
         configuration.clientAssertionAudience = ClientKeyFile.audience(recordedIn: state)
-        let session = try await AuthSession.restore(
-            key: key,
-            from: store,
-            transport: environment.transport,
-            clock: environment.clock,
-            configuration: configuration
-        )
-        guard let session else { throw NoSession(profile: name) }
-        // Another process may have signed another user in under the key since it was read.
-        let restored = await session.state
-        let sameUser =
-            state.user?.subject.isEmpty == false
-            ? restored.user?.subject == state.user?.subject : restored.user?.email == state.user?.email
-        guard restored.server.issuer == state.server.issuer, restored.client.id == state.client.id, sameUser else {
-            throw ToolFailure("The account of profile \(name) changed while the command started; run it again.")
-        }
-        return session
+        // The shared check: another process may have signed another user in under the key since
+        // it was read, and that one's session is refused.
+        return try await AccountList(store: store, key: name).session(
+            for: SavedAccount(key: key, state: state), transport: environment.transport, clock: environment.clock,
+            configuration: configuration)
     }
 }

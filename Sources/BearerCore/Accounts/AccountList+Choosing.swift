@@ -30,13 +30,30 @@ extension AccountList {
         configuration: AuthSession.Configuration?,
         platform: PlatformCryptography?
     ) async throws -> AuthSession {
-        let session = try await AuthSession.restore(
-            key: account.key, from: store, transport: transport, clock: clock, configuration: configuration,
-            platform: platform)
+        let session = try await restored(
+            account, transport: transport, clock: clock, configuration: configuration, platform: platform)
         guard let session else {
             throw BearerError.unknownAccount(
                 "The account \(Self.names(of: [account])) is no longer saved (it was removed); sign it in again.")
         }
+        return session
+    }
+
+    /// The session saved under `account`'s key, when it is still that account's; `nil` when
+    /// none is saved.
+    ///
+    /// - Throws: ``BearerError/Kind/unknownAccount`` when the key holds another user's session.
+    private func restored(
+        _ account: SavedAccount,
+        transport: any HTTPTransport,
+        clock: WallClock,
+        configuration: AuthSession.Configuration?,
+        platform: PlatformCryptography?
+    ) async throws -> AuthSession? {
+        let session = try await AuthSession.restore(
+            key: account.key, from: store, transport: transport, clock: clock, configuration: configuration,
+            platform: platform)
+        guard let session else { return nil }
         guard Self.isStill(account, await session.state) else { throw Self.replaced(account) }
         return session
     }
@@ -102,12 +119,9 @@ extension AccountList {
         configuration: AuthSession.Configuration?,
         platform: PlatformCryptography?
     ) async throws -> RevocationOutcome {
-        let session = try await AuthSession.restore(
-            key: account.key, from: store, transport: transport, clock: clock, configuration: configuration,
-            platform: platform)
-        guard let session else { return .notRevoked }
-        guard Self.isStill(account, await session.state) else { throw Self.replaced(account) }
-        return try await session.disconnect()
+        let session = try await restored(
+            account, transport: transport, clock: clock, configuration: configuration, platform: platform)
+        return try await session?.disconnect() ?? .notRevoked
     }
 
     /// Whether `stored` is still the session of `account` (the same server, client and user).
