@@ -16,12 +16,14 @@ public enum TestTokens {
 
     /// An unsigned compact JWT carrying `claims`.
     ///
-    /// - Parameter claims: The payload.
+    /// - Parameters:
+    ///   - claims: The payload.
+    ///   - type: The header's `typ`.
     /// - Returns: The JWT.
-    package static func jwt(_ claims: [String: JSONValue]) -> String {
+    package static func jwt(_ claims: [String: JSONValue], type: String = "JWT") -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let header = (try? encoder.encode(["alg": "RS256", "typ": "JWT"])) ?? Data()
+        let header = (try? encoder.encode(["alg": "RS256", "typ": type])) ?? Data()
         let payload = (try? encoder.encode(claims)) ?? Data()
         return Base64URL.encode(header) + "." + Base64URL.encode(payload) + "." + Base64URL.encode(Array("sig".utf8))
     }

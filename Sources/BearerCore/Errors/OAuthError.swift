@@ -45,6 +45,9 @@ public struct OAuthError: Error, Sendable, Hashable {
         public static let unsupportedGrantType: Code = "unsupported_grant_type"
         /// `invalid_scope` (RFC 6749 §4.1.2.1, §5.2).
         public static let invalidScope: Code = "invalid_scope"
+        /// `invalid_target` (RFC 8693 §2.2.2, RFC 8707 §2): the server will not issue a token for the
+        /// audience or resource asked for.
+        public static let invalidTarget: Code = "invalid_target"
         /// `access_denied` (RFC 6749 §4.1.2.1, RFC 8628 §3.5): the user or server refused.
         public static let accessDenied: Code = "access_denied"
         /// `unsupported_response_type` (RFC 6749 §4.1.2.1).

@@ -83,8 +83,12 @@ extension AuthSession {
                         section = configuration.refreshCriticalSection
                         section?.enter()
                     }
-                    refreshed = try await serverClient.bounded(by: access).refresh(
-                        state, additionalParameters: configuration.additionalRefreshParameters(state))
+                    if let derivation = state.derivation {
+                        refreshed = try await derivedAgain(state, derivation: derivation, through: access)
+                    } else {
+                        refreshed = try await serverClient.bounded(by: access).refresh(
+                            state, additionalParameters: configuration.additionalRefreshParameters(state))
+                    }
                 } catch {
                     switch machine.refreshFailed(error, at: clock.now()) {
                     case .fail(let failure): throw failure.error

@@ -28,14 +28,17 @@ extension AuthSession {
     ///   session is then left as it is, and this one is still signed in.
     public func signOut() async throws {
         try await funnel {
-            try await self.withStoreLock { access in try await self.signOutHoldingLock(access) }
+            let wasOwn = try await self.withStoreLock { access in try await self.signOutHoldingLock(access) }
+            if wasOwn { try await self.removeDerivedSessions(revoking: false) }
         }
     }
 
-    private func signOutHoldingLock(_ access: some ExclusiveSessionAccess) async throws {
-        if try await storedCopyIsOwn(access) { try await access.remove() }
+    private func signOutHoldingLock(_ access: some ExclusiveSessionAccess) async throws -> Bool {
+        let isOwn = try await storedCopyIsOwn(access)
+        if isOwn { try await access.remove() }
         machine.signedOut()
         notifyObservers()
+        return isOwn
     }
 
     /// Disconnects the app from the account: revokes the grant (RFC 7009), then removes the
@@ -51,11 +54,16 @@ extension AuthSession {
     ///   be read, nothing is revoked or removed, and this session is still signed in.
     public func disconnect() async throws -> RevocationOutcome {
         try await funnel {
-            try await self.withStoreLock { access in try await self.disconnectHoldingLock(access) }
+            let (outcome, wasOwn) = try await self.withStoreLock { access in
+                try await self.disconnectHoldingLock(access)
+            }
+            if wasOwn { try await self.removeDerivedSessions(revoking: true) }
+            return outcome
         }
     }
 
-    private func disconnectHoldingLock(_ access: some ExclusiveSessionAccess) async throws -> RevocationOutcome {
+    private func disconnectHoldingLock(_ access: some ExclusiveSessionAccess) async throws -> (RevocationOutcome, Bool)
+    {
         // The newest tokens are revoked: a copy that is gone or belongs to another account leaves
         // this session's own tokens as the ones to revoke.
         let isOwn = try await storedCopyIsOwn(access)
@@ -63,7 +71,29 @@ extension AuthSession {
         if isOwn { try await access.remove() }
         machine.signedOut()
         notifyObservers()
-        return outcome
+        return (outcome, isOwn)
+    }
+
+    /// Signs out of the sessions derived from this one (``derive(_:at:as:resource:store:transport:clock:configuration:)``),
+    /// revoking their grants when `revoking`, once this session's lock is released (a derived
+    /// session takes its own lock first, then its parent's; never the other way round). Every one
+    /// is tried; the first failure is thrown, and a session that failed stays, unusable without
+    /// its parent.
+    private func removeDerivedSessions(revoking: Bool) async throws {
+        var failure: (any Error)?
+        for derivedKey in try await store.keys(startingWith: SessionDerivation.derivedKeyPrefix(of: key)) {
+            do {
+                guard
+                    let derived = try await Self.restore(
+                        key: derivedKey, from: store, transport: transport, clock: clock, configuration: configuration),
+                    await derived.state.derivation?.parentKey == key
+                else { continue }
+                if revoking { _ = try await derived.disconnect() } else { try await derived.signOut() }
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// Catches up with the stored copy before it is removed, under the store's lock.

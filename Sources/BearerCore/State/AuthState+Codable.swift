@@ -5,12 +5,17 @@
 #endif
 
 extension AuthState: Codable {
-    /// The newest envelope version this release reads and writes: 3, for a session whose tokens
-    /// are for one protected resource, so that a release that knows nothing of resources refuses
-    /// it (and keeps it) rather than send its tokens elsewhere or refresh without `resource`.
+    /// The newest envelope version this release reads and writes: 4, for a derived session, so
+    /// that a release that knows nothing of derivation refuses it (and keeps it) rather than save
+    /// it without its recipe. A session whose tokens are for one protected resource is written as
+    /// version 3, so that a release that knows nothing of resources refuses it rather than send its
+    /// tokens elsewhere or refresh without `resource`.
     /// A session bound to a DPoP key is written as version 2, for the same reason; a Bearer
     /// session as version 1, which every release reads.
-    public static let currentVersion = resourceVersion
+    public static let currentVersion = derivedVersion
+
+    /// The envelope version of a derived session.
+    static let derivedVersion = 4
 
     /// The envelope version of a session for one protected resource.
     static let resourceVersion = 3
@@ -34,6 +39,7 @@ extension AuthState: Codable {
         case dpopKey
         case resource
         case providerSessionID
+        case derivation
     }
 
     private struct StoredRejection: Codable {
@@ -104,6 +110,7 @@ extension AuthState: Codable {
                 authorizationResponseParameters: try container.decodeIfPresent(
                     [String: String].self, forKey: .authorizationResponseParameters) ?? [:]
             )
+            derivation = try container.decodeIfPresent(SessionDerivation.self, forKey: .derivation)
         } catch let error as BearerError where error.kind == .unreadableSession {
             throw error
         } catch {
@@ -139,7 +146,10 @@ extension AuthState: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let boundToKey = dpopKey != nil || accessTokenType != .bearer
-        let version = resource != nil ? Self.resourceVersion : boundToKey ? Self.dpopVersion : Self.bearerVersion
+        let version =
+            derivation != nil
+            ? Self.derivedVersion
+            : resource != nil ? Self.resourceVersion : boundToKey ? Self.dpopVersion : Self.bearerVersion
         try container.encode(version, forKey: .version)
         try container.encode(server, forKey: .server)
         try container.encode(client, forKey: .client)
@@ -151,6 +161,7 @@ extension AuthState: Codable {
         }
         try container.encodeIfPresent(dpopKey, forKey: .dpopKey)
         try container.encodeIfPresent(resource, forKey: .resource)
+        try container.encodeIfPresent(derivation, forKey: .derivation)
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
         try container.encodeIfPresent(refreshTokenExpiresAt, forKey: .refreshTokenExpiresAt)
         try container.encodeIfPresent(idToken, forKey: .idToken)

@@ -134,6 +134,13 @@ public struct AuthState: Sendable, Hashable {
         get { storage.fields.authorizationResponseParameters }
         set { fields.authorizationResponseParameters = newValue }
     }
+    /// How the session was derived from another one (a token exchange or an ID-JAG of its
+    /// parent's token), so that it is made again from a fresh parent when it is stale; `nil` for a
+    /// session signed in directly. See ``AuthSession/derive(_:at:as:resource:store:transport:clock:configuration:)``.
+    public internal(set) var derivation: SessionDerivation? {
+        get { storage.fields.derivation }
+        set { fields.derivation = newValue }
+    }
     /// Values that other formats carry and Bearer keeps so it can write them back (for example a
     /// migrated GTMOAuth2 session's `serviceProvider`). Never a credential.
     public var metadata: [String: String] {
@@ -165,6 +172,7 @@ public struct AuthState: Sendable, Hashable {
         var additionalParameters: [String: JSONValue]
         var metadata: [String: String]
         var authorizationResponseParameters: [String: String]
+        var derivation: SessionDerivation?
     }
 
     private final class Storage: Sendable {
@@ -245,7 +253,8 @@ public struct AuthState: Sendable, Hashable {
                 signInRequiredError: signInRequiredError,
                 additionalParameters: additionalParameters,
                 metadata: metadata,
-                authorizationResponseParameters: authorizationResponseParameters
+                authorizationResponseParameters: authorizationResponseParameters,
+                derivation: nil
             )
         )
     }

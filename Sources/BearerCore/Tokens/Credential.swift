@@ -109,3 +109,17 @@ public struct AuthorizationCode: Credential {
         self.value = value
     }
 }
+
+/// A security token given to or issued by a token exchange (RFC 8693 §1): a subject or actor
+/// token, or an identity assertion (ID-JAG) for a JWT-bearer grant (RFC 7523 §2.1).
+public struct SecurityToken: Credential {
+    /// The token.
+    public let value: String
+
+    /// Wraps a token.
+    ///
+    /// - Parameter value: The token.
+    public init(_ value: String) {
+        self.value = value
+    }
+}

@@ -13,7 +13,8 @@
 struct TokenRequest: Sendable, Hashable {
     /// The parameter names whose values are secrets, redacted from descriptions.
     static let secretParameterNames: Set<String> = [
-        "code", "code_verifier", "refresh_token", "client_secret", "token", "device_code",
+        "code", "code_verifier", "refresh_token", "client_secret", "token", "device_code", "subject_token",
+        "actor_token", "assertion",
     ]
 
     /// The server whose token endpoint receives the request.

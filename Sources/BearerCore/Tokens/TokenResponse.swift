@@ -214,7 +214,7 @@ struct TokenResponse: Sendable, Hashable {
     }
 
     /// The refresh token, when one was sent and is a `b64token`; else `nil`, with why in `rejected`.
-    private static func refreshToken(
+    static func refreshToken(
         _ json: [String: JSONValue],
         rejecting rejected: inout [String: BearerError]
     ) -> RefreshToken? {
@@ -230,7 +230,7 @@ struct TokenResponse: Sendable, Hashable {
 
     /// A lifetime in seconds (a number, or a string holding one), capped at ``maximumLifetime``;
     /// `nil`, with why in `rejected`, when it is not a number of seconds.
-    private static func lifetime(
+    static func lifetime(
         _ json: [String: JSONValue],
         _ name: String,
         rejecting rejected: inout [String: BearerError]

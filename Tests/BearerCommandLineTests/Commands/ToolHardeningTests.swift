@@ -76,12 +76,12 @@ struct ToolHardeningTests {
 
     @Test("logout refuses a session a newer release wrote, keeps it and exits 65")
     func newerSessionIsKept() async throws {
-        let newer = Data(#"{"version":4,"grant":"held by a newer release"}"#.utf8)
+        let newer = Data(#"{"version":5,"grant":"held by a newer release"}"#.utf8)
         let (fixture, file) = try await Self.sessionFile(containing: newer)
         defer { fixture.removeAll() }
         let (status, output) = await fixture.run(["logout"])
         #expect(status == 65, "\(output.stderr)")
-        #expect(output.stderr.contains("format version 4"))
+        #expect(output.stderr.contains("format version 5"))
         #expect(FileManager.default.contents(atPath: file) == newer)
         #expect(await fixture.transport.requests.isEmpty)
     }

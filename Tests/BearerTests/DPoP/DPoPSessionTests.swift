@@ -150,7 +150,7 @@ struct DPoPSessionTests {
         let plain = try JSONDecoder().decode([String: JSONValue].self, from: try bearer.encoded())
         #expect(plain["version"] == .number(1))
         var newer = dpop
-        newer["version"] = .number(4)
+        newer["version"] = .number(5)
         let error = #expect(throws: BearerError.self) { try AuthState(encoded: try JSONEncoder().encode(newer)) }
         #expect(error?.kind == .unreadableSession)
     }

@@ -54,13 +54,13 @@ struct ResourceEnvelopeTests {
         #expect(try fields(unbound)["resource"] == nil)
     }
 
-    @Test("An envelope of version 4 is refused as unreadable")
-    func versionFourRefused() throws {
+    @Test("An envelope of version 5 is refused as unreadable")
+    func versionFiveRefused() throws {
         let resource = try ProtectedResource(Fixtures.url(ResourceWorld.resource))
         let state = AuthState(
             server: Fixtures.server, client: Fixtures.publicClient, accessToken: AccessToken("at"), resource: resource)
         var newer = try fields(state)
-        newer["version"] = .number(4)
+        newer["version"] = .number(5)
         let error = #expect(throws: BearerError.self) { try AuthState(encoded: try JSONEncoder().encode(newer)) }
         #expect(error?.kind == .unreadableSession)
     }

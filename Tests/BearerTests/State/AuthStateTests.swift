@@ -193,7 +193,7 @@ struct AuthStateTests {
     func envelopeErrors() async throws {
         let (state, _, _) = try await signedIn()
         var object = try JSONDecoder().decode([String: JSONValue].self, from: state.encoded())
-        object["version"] = 4
+        object["version"] = 5
         let future = #expect(throws: BearerError.self) { try AuthState(encoded: JSONEncoder().encode(object)) }
         #expect(future?.kind == .unreadableSession)
         for corrupt in ["", "{", "[]", #"{"version":1}"#, #"{"version":"1"}"#] {
