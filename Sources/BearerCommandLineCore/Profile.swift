@@ -45,6 +45,11 @@ package struct Profile {
                 "\"\(name)\" is not a valid profile name: NAME+<16 hexadecimal digits> names another profile's account."
             )
         }
+        guard !name.contains("+derived-") else {
+            throw UsageError(
+                "\"\(name)\" is not a valid profile name: NAME+derived-… names a session derived from another profile's."
+            )
+        }
         let given = [arguments.value("account"), environment.variables["BEARER_ACCOUNT"]].compactMap { $0 }
             .first { !$0.isEmpty }
         if let given {

@@ -47,7 +47,7 @@ _bearer() {
             mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return
             ;;
-        --issuer | --client-id | --client-secret | --allow-host | --scope | --port | --timeout | --min-lifetime | --header | -H | --data | -d | --method | --url | --nonce)
+        --issuer | --client-id | --client-secret | --allow-host | --scope | --via | --port | --timeout | --min-lifetime | --header | -H | --data | -d | --method | --url | --nonce)
             return
             ;;
     esac
@@ -55,7 +55,7 @@ _bearer() {
     case "${COMP_WORDS[1]}" in
         accounts) options+=" --json" ;;
         login)
-            options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device --dpop"
+            options+=" --issuer --google --client-id --client-secret --scope --port --open-with --no-open --no-browser --device --dpop --via"
             options+=" --allow-insecure-loopback --timeout --client-secret-file --client-key-file --assertion-audience --allow-host"
             ;;
         curl) options+=" --request -X --header -H --data -d" ;;
@@ -69,7 +69,7 @@ _bearer() {
             return
             ;;
         migrate)
-            options+=" --from --force --issuer --google --client-id --allow-insecure-loopback"
+            options+=" --from --force --issuer --google --client-id --allow-insecure-loopback --scope"
             options+=" --client-secret-file --allow-host"
             ;;
         export) options+=" --format --output" ;;

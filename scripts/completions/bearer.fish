@@ -51,7 +51,8 @@ complete -c bearer -n "__fish_seen_subcommand_from login" -l assertion-audience 
 complete -c bearer -n "__fish_seen_subcommand_from client-key" -F
 complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l allow-host -x -d 'another host that may receive tokens'
 complete -c bearer -n "__fish_seen_subcommand_from login" -l client-secret -x -d 'the client secret'
-complete -c bearer -n "__fish_seen_subcommand_from login" -l scope -x -d 'the scopes to ask for'
+complete -c bearer -n "__fish_seen_subcommand_from login migrate" -l scope -x -d 'the scopes to ask for'
+complete -c bearer -n "__fish_seen_subcommand_from login" -l via -x -d 'the profile whose identity provider sign-in makes the resource session'
 complete -c bearer -n "__fish_seen_subcommand_from logout" -l at-provider -d 'end the session at the provider too'
 complete -c bearer -n "__fish_seen_subcommand_from login add-scopes logout" -l port -x -d 'the loopback port'
 complete -c bearer -n "__fish_seen_subcommand_from login add-scopes logout" -l open-with -x -a '(__fish_complete_command)' -d 'the command that opens the URL'

@@ -8,7 +8,7 @@ enum LoginCommand: Command {
     static let spec = CommandSpec(
         name: "login",
         valueOptions: ServerOptions.valueOptions.union(SignInOptions.valueOptions).union([
-            "scope", "client-key-file", "assertion-audience",
+            "scope", "client-key-file", "assertion-audience", "via",
         ]),
         repeatable: ServerOptions.repeatable,
         flags: ServerOptions.flags.union(SignInOptions.flags).union(["device", "dpop"]),
@@ -25,6 +25,8 @@ enum LoginCommand: Command {
                             [--device] [--dpop] [--allow-insecure-loopback] [--allow-host HOST]…
                bearer login RESOURCE-URL [--scope "A B …"] [--issuer URL --client-id ID] [--client-key-file FILE]
                             [--assertion-audience issuer|endpoint] [--profile NAME] \(SignInOptions.usage) [--dpop] [--allow-insecure-loopback]
+               bearer login RESOURCE-URL --via PROFILE --client-id ID [--client-secret-file FILE] [--scope "A B …"]
+                            [--profile NAME] [--allow-insecure-loopback]
 
         Signs in and saves the session with its server and client settings in the profile, as
         the account of the user who signed in: a user not yet in the profile is added beside the
@@ -38,6 +40,13 @@ enum LoginCommand: Command {
         client, and asks for the scopes the resource lists unless --scope is given. The session
         is for that resource alone: every refresh names it (RFC 8707), and bearer curl sends its
         token to no other URL.
+
+        With --via PROFILE (MCP's enterprise-managed authorization), no browser is opened: PROFILE's
+        session at the company's identity provider exchanges its ID token there for an ID-JAG
+        naming the resource's authorization server (RFC 8693), which that server takes in a
+        JWT-bearer grant (RFC 7523) from --client-id, the client it knows the tool as. The session
+        is made again the same way whenever it is stale, and needs a new sign-in whenever PROFILE
+        does; bearer logout --profile PROFILE removes it too.
 
         \(SignInOptions.help)
 
@@ -66,6 +75,13 @@ enum LoginCommand: Command {
         """
 
     static func run(_ arguments: ParsedArguments, _ environment: CommandEnvironment) async throws -> ExitCode {
+        if let resource = arguments.positionals.first, let parent = arguments.value("via") {
+            return try await DerivedLogin.run(resource, via: parent, arguments, environment)
+        }
+        guard arguments.value("via") == nil else {
+            throw UsageError(
+                "--via goes with a resource URL: bearer login RESOURCE-URL --via PROFILE.", command: "login")
+        }
         if let resource = arguments.positionals.first {
             return try await ResourceLogin.run(resource, arguments, environment)
         }

@@ -63,13 +63,16 @@ enum LogoutCommand: Command {
         let session = try await profile.session(in: environment, key: key)
         guard atProvider else {
             let outcome = try await session.disconnect()
-            return report(outcome, server: await session.state.server, profile: profile, console: console)
+            let code = report(outcome, server: await session.state.server, profile: profile, console: console)
+            try await disconnectDerivedProfiles(of: key, profile, environment)
+            return code
         }
         let state = await session.state
         let agent = try SignInOptions.agent(
             arguments, port: try SignInOptions.port(arguments, remembered: state, command: "logout"),
             command: "logout", console: console, purpose: "sign out at the provider")
         let signedOut = try await session.disconnect(endingProviderSessionWith: agent)
+        try await disconnectDerivedProfiles(of: key, profile, environment)
         let revoked = report(signedOut.revocation, server: state.server, profile: profile, console: console)
         let host = state.server.issuer.host ?? state.server.issuer.absoluteString
         switch signedOut.providerSession {

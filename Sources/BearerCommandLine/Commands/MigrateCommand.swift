@@ -9,7 +9,7 @@ enum MigrateCommand: Command {
 
     static let spec = CommandSpec(
         name: "migrate",
-        valueOptions: ServerOptions.valueOptions.union(["from"]),
+        valueOptions: ServerOptions.valueOptions.union(["from", "scope"]),
         repeatable: ServerOptions.repeatable,
         flags: ServerOptions.flags.union(["force"]),
         positionals: 1...1,
@@ -33,7 +33,10 @@ enum MigrateCommand: Command {
                         one it names, else its ID token's iss; one that names none needs --issuer
           googlesignin  a JSON object of GoogleSignIn's keychain items: "fingerprint", the item it
                         names, optionally "<fingerprint>~~atrp" and "bundle_id"
-          adc           gcloud application default credentials (authorized_user)
+          adc           gcloud application default credentials: authorized_user, or external_account
+                        (workload identity federation) with a file credential_source, whose
+                        session is exchanged again from that file's platform token whenever it
+                        is stale (and the service account's token asked for where it names one)
           gcloud        gcloud's credential database (credentials.db in its config folder): every
                         account signed in with gcloud auth login comes in as an account, named by
                         its e-mail; service accounts and other kinds are skipped and listed
@@ -54,6 +57,10 @@ enum MigrateCommand: Command {
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw MigrationError.malformedItem("Cannot read \(path); check the path and its permissions.")
+        }
+        if format == "adc", ExternalAccountImport.isExternalAccount(data) {
+            return try await ExternalAccountImport.run(
+                data, from: path, profile: profile, arguments: arguments, environment: environment)
         }
         var state = try await decode(format: format, data: data, arguments: arguments, environment: environment)
         try adoptClient(arguments, environment, into: &state, path: path)

@@ -38,6 +38,9 @@ extension AuthSession {
     ///   - resource: The protected resource the tokens are for, when there is one; its URL is sent
     ///     as `resource`, and its tokens go to it alone.
     ///   - store: The store that holds the parent, and where the derived session is saved.
+    ///   - key: The key it is saved under; `nil` for the recipe's own, `<parent>+derived-<hash>`
+    ///     (`workload+derived-<hash>` for a workload token). A session derived under a key of
+    ///     your own is not removed with its parent.
     ///   - transport: Sends the requests.
     ///   - clock: Decides freshness.
     ///   - configuration: The derived session's configuration, used for the parent too; `nil` for
@@ -55,16 +58,17 @@ extension AuthSession {
         as client: Client,
         resource: ProtectedResource? = nil,
         store: any SessionStore,
+        key: String? = nil,
         transport: any HTTPTransport,
         clock: WallClock = .system,
         configuration: Configuration? = nil
     ) async throws -> AuthSession {
         try await derive(
-            derivation, at: server, as: client, resource: resource, store: store, transport: transport, clock: clock,
-            configuration: configuration, platform: nil)
+            derivation, at: server, as: client, resource: resource, store: store, key: key, transport: transport,
+            clock: clock, configuration: configuration, platform: nil)
     }
 
-    /// ``derive(_:at:as:resource:store:transport:clock:configuration:)`` with `platform`'s DPoP keys
+    /// ``derive(_:at:as:resource:store:key:transport:clock:configuration:)`` with `platform`'s DPoP keys
     /// and signature verifier where the configuration has none.
     @_spi(Bridge) public static func derive(
         _ derivation: SessionDerivation,
@@ -72,13 +76,14 @@ extension AuthSession {
         as client: Client,
         resource: ProtectedResource?,
         store: any SessionStore,
+        key: String?,
         transport: any HTTPTransport,
         clock: WallClock,
         configuration: Configuration?,
         platform: PlatformCryptography?
     ) async throws -> AuthSession {
         let configuration = Configuration.resolved(configuration, for: server, platform: platform)
-        let key = derivation.derivedKey(at: server, as: client, resource: resource)
+        let key = key ?? derivation.derivedKey(at: server, as: client, resource: resource)
         do {
             try derivation.check(derivedKey: key)
             let state = try await store.withExclusiveAccess(to: key) { access in
@@ -112,17 +117,18 @@ extension AuthSession {
     /// The parent of `derivation`, restored from `store`.
     ///
     /// - Throws: ``BearerError/Kind/signInRequired`` when no session is saved under its key.
+    /// - Returns: The parent; `nil` for a recipe without one (a workload token).
     static func parentSession(
         of derivation: SessionDerivation, in store: any SessionStore, _ transport: any HTTPTransport,
         _ clock: WallClock, _ configuration: Configuration
-    ) async throws -> AuthSession {
+    ) async throws -> AuthSession? {
+        guard let parentKey = derivation.parentKey else { return nil }
         guard
             let parent = try await restore(
-                key: derivation.parentKey, from: store, transport: transport, clock: clock,
-                configuration: configuration)
+                key: parentKey, from: store, transport: transport, clock: clock, configuration: configuration)
         else {
             throw BearerError.signInRequired(
-                "No session is saved under \"\(derivation.parentKey)\" to derive this one from; sign in to it first.")
+                "No session is saved under \"\(parentKey)\" to derive this one from; sign in to it first.")
         }
         return parent
     }

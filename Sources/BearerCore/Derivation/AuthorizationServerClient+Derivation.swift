@@ -18,9 +18,16 @@ extension AuthorizationServerClient {
         at server: AuthorizationServer,
         as client: Client,
         resource: ProtectedResource?,
-        from parent: AuthSession
+        from parent: AuthSession?
     ) async throws -> AuthState {
-        let subject = try await parent.subjectToken(of: derivation.subjectTokenType)
+        let subject: SecurityToken
+        if let parent {
+            subject = try await parent.subjectToken(of: derivation.subjectTokenType)
+        } else if let workloadToken = derivation.workloadToken {
+            subject = try workloadToken.read()
+        } else {
+            throw BearerError.invalidConfiguration("A derived session needs a parent session or a workload token.")
+        }
         var state: AuthState
         switch derivation.method {
         case .tokenExchange:
@@ -42,7 +49,13 @@ extension AuthorizationServerClient {
                     tokenResponse: $0, server: server, client: client, requestedScopes: derivation.scopes, nonce: nil,
                     clock: clock)
             }
+            if let impersonation = derivation.serviceAccountImpersonation {
+                state = try await impersonating(impersonation, with: state, scopes: derivation.scopes)
+            }
         case .identityAssertion:
+            guard let parent else {
+                throw BearerError.invalidConfiguration("An ID-JAG is asked for with a parent session's ID token.")
+            }
             let idp = await parent.state
             let answer = try await parent.serverClient.exchangeToken(
                 TokenExchangeRequest(
@@ -64,7 +77,7 @@ extension AuthorizationServerClient {
         }
         state.derivation = derivation
         state.resource = resource
-        if state.user == nil { state.user = await parent.state.user }
+        if state.user == nil, let parent { state.user = await parent.state.user }
         return state
     }
 }

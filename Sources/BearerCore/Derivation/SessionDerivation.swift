@@ -28,8 +28,16 @@ public struct SessionDerivation: Sendable, Hashable, Codable {
         case identityAssertion = "id-jag"
     }
 
-    /// The key of the session the tokens are derived from, in the same store.
-    public let parentKey: String
+    /// The key of the session the tokens are derived from, in the same store; `nil` for tokens
+    /// derived from a workload's platform token (``workloadToken``).
+    public let parentKey: String?
+    /// Where the platform token comes from, for workload identity federation: a file such as a
+    /// Kubernetes projected service-account token or a CI job's OIDC token; `nil` for tokens
+    /// derived from a parent session.
+    public let workloadToken: WorkloadTokenSource?
+    /// The service account whose token is asked for with the exchanged one (Google's
+    /// `service_account_impersonation_url`); `nil` to use the exchanged token itself.
+    public let serviceAccountImpersonation: ServiceAccountImpersonation?
     /// How the tokens are obtained.
     public let method: Method
     /// Which of the parent's tokens is sent: ``TokenTypeIdentifier/accessToken`` or
@@ -45,10 +53,14 @@ public struct SessionDerivation: Sendable, Hashable, Codable {
     public let scopes: [String]
 
     private init(
-        parentKey: String, method: Method, subjectTokenType: TokenTypeIdentifier,
-        requestedTokenType: TokenTypeIdentifier?, audiences: [String], resources: [URL], scopes: [String]
+        parentKey: String?, workloadToken: WorkloadTokenSource? = nil,
+        serviceAccountImpersonation: ServiceAccountImpersonation? = nil, method: Method,
+        subjectTokenType: TokenTypeIdentifier, requestedTokenType: TokenTypeIdentifier?, audiences: [String],
+        resources: [URL], scopes: [String]
     ) {
         self.parentKey = parentKey
+        self.workloadToken = workloadToken
+        self.serviceAccountImpersonation = serviceAccountImpersonation
         self.method = method
         self.subjectTokenType = subjectTokenType
         self.requestedTokenType = requestedTokenType
@@ -97,17 +109,48 @@ public struct SessionDerivation: Sendable, Hashable, Codable {
             requestedTokenType: .identityAssertion, audiences: [], resources: [], scopes: scopes)
     }
 
+    /// Tokens for a workload (a CI job, a pod, a VM) from its platform token, exchanged at a
+    /// security token service (workload identity federation), then, where a service account is
+    /// named, that account's token: what Google's `external_account` credentials describe (see
+    /// ``GoogleExternalAccount``).
+    ///
+    /// - Parameters:
+    ///   - token: Where the platform token is read, each time the session is made.
+    ///   - subjectTokenType: What the platform token is: a JWT by default, or an ID token.
+    ///   - audience: The audience the service expects (at Google, the workload identity pool
+    ///     provider's resource name).
+    ///   - scopes: The scopes asked for.
+    ///   - serviceAccountImpersonation: The service account to impersonate with the exchanged token.
+    /// - Returns: The recipe.
+    public static func workloadIdentity(
+        token: WorkloadTokenSource,
+        subjectTokenType: TokenTypeIdentifier = .jwt,
+        audience: String,
+        scopes: [String] = [],
+        serviceAccountImpersonation: ServiceAccountImpersonation? = nil
+    ) -> Self {
+        Self(
+            parentKey: nil, workloadToken: token, serviceAccountImpersonation: serviceAccountImpersonation,
+            method: .tokenExchange, subjectTokenType: subjectTokenType, requestedTokenType: .accessToken,
+            audiences: [audience], resources: [], scopes: scopes)
+    }
+
     /// Refuses a recipe that cannot be followed.
     ///
     /// - Throws: ``BearerError/Kind/invalidConfiguration``: a parent that is the session itself,
     ///   a subject token that is neither the parent's access token nor its ID token, or a token
     ///   exchange that asks for something other than an access token or a JWT.
     func check(derivedKey: String) throws {
-        guard parentKey != derivedKey, !parentKey.isEmpty else {
+        if let parentKey {
+            guard parentKey != derivedKey, !parentKey.isEmpty else {
+                throw BearerError.invalidConfiguration(
+                    "A session cannot be derived from itself; name another parent key. Nothing was sent.")
+            }
+        } else if workloadToken == nil {
             throw BearerError.invalidConfiguration(
-                "A session cannot be derived from itself; name another parent key. Nothing was sent.")
+                "A derived session needs a parent session or a workload token; nothing was sent.")
         }
-        guard subjectTokenType == .accessToken || subjectTokenType == .idToken else {
+        guard workloadToken != nil || subjectTokenType == .accessToken || subjectTokenType == .idToken else {
             throw BearerError.invalidConfiguration(
                 "A derived session sends its parent's access token or ID token, not \(subjectTokenType); "
                     + "nothing was sent.")
@@ -128,11 +171,15 @@ extension SessionDerivation {
     func derivedKey(at server: AuthorizationServer, as client: Client, resource: ProtectedResource?) -> String {
         let name = [
             server.issuer.absoluteString, client.id, resource?.description ?? "", method.rawValue,
+            workloadToken?.path ?? "", serviceAccountImpersonation?.url.absoluteString ?? "",
             subjectTokenType.rawValue, requestedTokenType?.rawValue ?? "", audiences.joined(separator: " "),
             resources.map(\.absoluteString).joined(separator: " "), scopes.joined(separator: " "),
         ].joined(separator: "\n")
-        return Self.derivedKeyPrefix(of: parentKey) + ResourceSessionKeys.digest(name)
+        return Self.derivedKeyPrefix(of: parentKey ?? Self.workloadKey) + ResourceSessionKeys.digest(name)
     }
+
+    /// What the keys of workload sessions start with, before `+derived-`.
+    static let workloadKey = "workload"
 
     /// What the keys of the sessions derived from `parentKey` start with.
     static func derivedKeyPrefix(of parentKey: String) -> String { parentKey + "+derived-" }

@@ -32,7 +32,9 @@ extension AuthorizationServerClient {
         let method = authenticationMethod(of: client, at: server)
         var parameters = parameters.filter { !credentialFields.contains($0.name) }
         let basicSecret = method == .clientSecretBasic ? client.secret : nil
-        if basicSecret == nil || alwaysSendingClientID || client.authentication != nil {
+        // A client with an empty id (a security token service that takes no client
+        // authentication, as Google's) sends none.
+        if !client.id.isEmpty && (basicSecret == nil || alwaysSendingClientID || client.authentication != nil) {
             parameters.append(FormParameter("client_id", client.id))
         }
         if method == .clientSecretPost, let secret = client.secret {

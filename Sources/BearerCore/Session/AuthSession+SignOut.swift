@@ -74,7 +74,7 @@ extension AuthSession {
         return (outcome, isOwn)
     }
 
-    /// Signs out of the sessions derived from this one (``derive(_:at:as:resource:store:transport:clock:configuration:)``),
+    /// Signs out of the sessions derived from this one (``derive(_:at:as:resource:store:key:transport:clock:configuration:)``),
     /// revoking their grants when `revoking`, once this session's lock is released (a derived
     /// session takes its own lock first, then its parent's; never the other way round). Every one
     /// is tried; the first failure is thrown, and a session that failed stays, unusable without

@@ -136,7 +136,7 @@ public struct AuthState: Sendable, Hashable {
     }
     /// How the session was derived from another one (a token exchange or an ID-JAG of its
     /// parent's token), so that it is made again from a fresh parent when it is stale; `nil` for a
-    /// session signed in directly. See ``AuthSession/derive(_:at:as:resource:store:transport:clock:configuration:)``.
+    /// session signed in directly. See ``AuthSession/derive(_:at:as:resource:store:key:transport:clock:configuration:)``.
     public internal(set) var derivation: SessionDerivation? {
         get { storage.fields.derivation }
         set { fields.derivation = newValue }
