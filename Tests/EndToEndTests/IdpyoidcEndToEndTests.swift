@@ -25,6 +25,35 @@ enum Idpyoidc {
         return python
     }
 
+    /// The server at `base`, discovered.
+    static func server(at base: URL) async throws -> AuthorizationServer {
+        try await AuthorizationServerClient(transport: TestServer.transport).discover(
+            issuer: base, allowingInsecureLoopback: true)
+    }
+
+    /// A client registered with `key`'s key set by Bearer's registration (RFC 7591).
+    static func register(_ key: any DPoPKey, at server: AuthorizationServer) async throws -> Client {
+        let redirect = try #require(URL(string: "http://127.0.0.1:18190/callback"))
+        return try await AuthorizationServerClient(
+            transport: TestServer.transport, clock: .system, dpop: nil, clientKeys: StaticClientKey(key)
+        ).register("Bearer signed-client test", redirectURI: redirect, at: server)
+    }
+
+    /// A configuration whose client signs assertions with `key` and checks ID-token signatures.
+    static func configuration(
+        _ key: any DPoPKey, audience: ClientAssertionAudience = .endpoint, requestObjects: RequestObjectUse = .always,
+        pushing: PushedAuthorizationUse = .whenAdvertised
+    ) -> AuthSession.Configuration {
+        var configuration = AuthSession.Configuration(dpop: DPoPSettings(use: .never, keys: PlatformDPoPKeys()))
+        configuration.clientKeys = StaticClientKey(key)
+        configuration.clientAssertionAudience = audience
+        configuration.requestObjects = requestObjects
+        configuration.pushedAuthorization = pushing
+        configuration.idTokenSignatures = IDTokenSignatureSettings(
+            requirement: .required, verifier: PlatformSignatureVerifier())
+        return configuration
+    }
+
     struct ServerMissing: Error, CustomStringConvertible {
         var description: String { "BEARER_IDPYOIDC_PYTHON is not set; run scripts/test." }
     }
@@ -60,31 +89,17 @@ final class IdpyoidcEndToEndTests {
 
     deinit { script.stop() }
 
-    func server() async throws -> AuthorizationServer {
-        try await AuthorizationServerClient(transport: TestServer.transport).discover(
-            issuer: script.base, allowingInsecureLoopback: true)
-    }
+    func server() async throws -> AuthorizationServer { try await Idpyoidc.server(at: script.base) }
 
-    /// A client registered with `key`'s key set by Bearer's registration (RFC 7591).
     func register(_ key: any DPoPKey, at server: AuthorizationServer) async throws -> Client {
-        let redirect = try #require(URL(string: "http://127.0.0.1:18190/callback"))
-        return try await AuthorizationServerClient(
-            transport: TestServer.transport, clock: .system, dpop: nil, clientKeys: StaticClientKey(key)
-        ).register("Bearer signed-client test", redirectURI: redirect, at: server)
+        try await Idpyoidc.register(key, at: server)
     }
 
     func configuration(
         _ key: any DPoPKey, audience: ClientAssertionAudience = .endpoint, requestObjects: RequestObjectUse = .always,
         pushing: PushedAuthorizationUse = .whenAdvertised
     ) -> AuthSession.Configuration {
-        var configuration = AuthSession.Configuration(dpop: DPoPSettings(use: .never, keys: PlatformDPoPKeys()))
-        configuration.clientKeys = StaticClientKey(key)
-        configuration.clientAssertionAudience = audience
-        configuration.requestObjects = requestObjects
-        configuration.pushedAuthorization = pushing
-        configuration.idTokenSignatures = IDTokenSignatureSettings(
-            requirement: .required, verifier: PlatformSignatureVerifier())
-        return configuration
+        Idpyoidc.configuration(key, audience: audience, requestObjects: requestObjects, pushing: pushing)
     }
 
     @Test("Discovery names PAR, private_key_jwt, ES256 request objects, S256 and RFC 9207's iss")

@@ -102,6 +102,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode
 
 import httpx2
+import jwt
 import uvicorn
 from pydantic import ValidationError
 from starlette.applications import Starlette
@@ -115,6 +116,7 @@ from mcp.server.auth.provider import (
     AccessToken,
     AuthorizationCode,
     AuthorizeError,
+    IdentityAssertionParams,
     ProviderTokenVerifier,
     RefreshToken,
     TokenError,
@@ -123,13 +125,18 @@ from mcp.server.auth.provider import (
 from mcp.server.auth.routes import build_metadata, build_resource_metadata_url, cors_middleware, create_auth_routes
 from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions, RevocationOptions
 from mcp.server.mcpserver import MCPServer
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
+from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull, OAuthToken
 
 READ, ADMIN = "mcp:read", "mcp:admin"
 SCOPES = [READ, ADMIN]
 CODE_SECONDS = 300
 METADATA_PATH = "/.well-known/oauth-authorization-server"
 LOGGED_PATHS = {"/authorize", "/token", "/register", "/revoke"}
+# draft-ietf-oauth-identity-assertion-authz-grant: the ID-JAG's media type (its JOSE typ), the
+# algorithms this server verifies (with the JWK kty and crv each needs), its required claims.
+ID_JAG_TYPES = {"oauth-id-jag+jwt", "application/oauth-id-jag+jwt"}
+ID_JAG_ALGORITHMS = {"ES256": ("EC", "P-256"), "RS256": ("RSA", None)}
+ID_JAG_CLAIMS = ["iss", "sub", "aud", "client_id", "jti", "exp", "iat"]
 
 # The parameters of the request being handled at /token, name -> [values]: the SDK parses
 # `resource` there but does not hand it to the provider.
@@ -148,18 +155,24 @@ class Harness:
 class Provider:
     """The AS's OAuthAuthorizationServerProvider."""
 
-    def __init__(self, resources, documents_url, access_token_seconds, cimd):
+    def __init__(self, resources, documents_url, access_token_seconds, cimd, identity_assertion=None):
         self.resources = resources
         self.documents_url = documents_url
         self.access_token_seconds = access_token_seconds
         self.cimd = cimd
-        self.clients = {}
+        self.identity_assertion = identity_assertion  # an IdentityAssertion, or None
+        self.clients = {}  # the dynamically registered clients
+        self.fixed_clients = {}  # the pre-registered ones
+        if identity_assertion:
+            self.fixed_clients[identity_assertion.client.client_id] = identity_assertion.client
         self.codes = {}
         self.access_tokens = {}
         self.refresh_tokens = {}
         self.partners = {}  # token -> the other token of its pair
 
     async def get_client(self, client_id):
+        if client_id in self.fixed_clients:
+            return self.fixed_clients[client_id]
         if client_id in self.clients:
             return self.clients[client_id]
         if self.cimd and client_id.startswith(self.documents_url + "/"):
@@ -230,26 +243,63 @@ class Provider:
     async def revoke_token(self, token):
         self.drop(token.token)
 
-    def issue(self, client_id, scopes, grant_scopes, resource):
+    async def exchange_identity_assertion(self, client, params: IdentityAssertionParams):
+        """The jwt-bearer grant with an ID-JAG. The SDK has authenticated the client, checked that
+        it is confidential and that its grant_types include jwt-bearer; the rest is done here."""
+        if self.identity_assertion is None:
+            raise TokenError("unsupported_grant_type", "identity assertions are not enabled")
+        claims = await self.identity_assertion.verify(params.assertion, client.client_id)
+        resource = self.identity_assertion_resource(claims)
+        scopes = identity_assertion_scopes(claims, params.scopes)
+        self.identity_assertion.consume(claims)
+        return self.issue(client.client_id, scopes, scopes, resource, subject=claims["sub"], refresh=False)
+
+    def identity_assertion_resource(self, claims):
+        """The issued token's audience: the resource the ID-JAG names (a string, or an array from
+        which the request's resource picks one), else the request's resource; one of ours."""
+        requested = TOKEN_FORM.get().get("resource", [])
+        if len(requested) > 1:
+            raise TokenError("invalid_target", "at most one resource")
+        claimed = claims.get("resource")
+        if isinstance(claimed, str):
+            claimed = [claimed]
+        elif claimed is not None and not (
+            isinstance(claimed, list) and claimed and all(isinstance(each, str) for each in claimed)
+        ):
+            raise TokenError("invalid_grant", "the assertion's resource claim is not a string or an array of strings")
+        if requested:
+            resource = requested[0]
+            if claimed is not None and resource not in claimed:
+                raise TokenError("invalid_target", "resource is not one the assertion names")
+        elif claimed is None:
+            raise TokenError("invalid_target", "neither the assertion nor the request names a resource")
+        elif len(claimed) > 1:
+            raise TokenError("invalid_target", "the assertion names several resources: resource must pick one")
+        else:
+            resource = claimed[0]
+        if resource not in self.resources:
+            raise TokenError("invalid_target", "resource must name one of the protected resources")
+        return resource
+
+    def issue(self, client_id, scopes, grant_scopes, resource, subject=None, refresh=True):
         access = AccessToken(
             token=secrets.token_urlsafe(32),
             client_id=client_id,
             scopes=scopes,
             expires_at=int(time.time()) + self.access_token_seconds,
             resource=resource,
-        )
-        refresh = RefreshToken(
-            token=secrets.token_urlsafe(32), client_id=client_id, scopes=grant_scopes, resource=resource
+            subject=subject,
         )
         self.access_tokens[access.token] = access
-        self.refresh_tokens[refresh.token] = refresh
-        self.partners[access.token], self.partners[refresh.token] = refresh.token, access.token
-        return OAuthToken(
-            access_token=access.token,
-            expires_in=self.access_token_seconds,
-            scope=" ".join(scopes),
-            refresh_token=refresh.token,
-        )
+        answer = OAuthToken(access_token=access.token, expires_in=self.access_token_seconds, scope=" ".join(scopes))
+        if refresh:
+            refresh_token = RefreshToken(
+                token=secrets.token_urlsafe(32), client_id=client_id, scopes=grant_scopes, resource=resource
+            )
+            self.refresh_tokens[refresh_token.token] = refresh_token
+            self.partners[access.token], self.partners[refresh_token.token] = refresh_token.token, access.token
+            answer.refresh_token = refresh_token.token
+        return answer
 
     def drop(self, token):
         """Forgets a token and the other token of its pair."""
@@ -257,6 +307,115 @@ class Provider:
             self.access_tokens.pop(each, None)
             self.refresh_tokens.pop(each, None)
             self.partners.pop(each, None)
+
+
+def identity_assertion_scopes(claims, requested):
+    """The scopes of an ID-JAG's token: the request's scope, which must be among the ID-JAG's (its
+    scope claim, the values this server does not know left out; mcp:read without the claim), or
+    all of the ID-JAG's."""
+    claimed = claims.get("scope")
+    if claimed is not None and not isinstance(claimed, str):
+        raise TokenError("invalid_grant", "the assertion's scope claim is not a string")
+    granted = [each for each in claimed.split() if each in SCOPES] if claimed is not None else [READ]
+    if not granted:
+        raise TokenError("invalid_scope", "the assertion grants none of this server's scopes")
+    for each in requested or []:
+        if each not in granted:
+            raise TokenError("invalid_scope", f"the assertion does not grant scope {each}")
+    return requested or granted
+
+
+class IdentityAssertion:
+    """Verifies ID-JAGs (draft-ietf-oauth-identity-assertion-authz-grant, RFC 7523 §3) from one
+    identity provider, whose JWKS is at jwks_url, for one pre-registered confidential client.
+    Every refusal is a TokenError, invalid_grant, whose description names the check."""
+
+    def __init__(self, jwks_url, issuer, audience, client):
+        self.jwks_url, self.issuer, self.audience, self.client = jwks_url, issuer, audience, client
+        self.keys = None  # the JWKS's keys, fetched on first use and again for an unknown kid
+        self.used = {}  # jti -> exp of every ID-JAG that was exchanged
+
+    async def verify(self, assertion, client_id):
+        """The claims of a valid, unused ID-JAG issued to client_id."""
+        try:
+            header = jwt.get_unverified_header(assertion)
+        except jwt.InvalidTokenError:
+            raise TokenError("invalid_grant", "the assertion is not a JWS in compact serialization")
+        typ = header.get("typ")
+        if not isinstance(typ, str) or typ.lower() not in ID_JAG_TYPES:
+            raise TokenError("invalid_grant", "the assertion's typ is not oauth-id-jag+jwt")
+        algorithm = header.get("alg")
+        if algorithm not in ID_JAG_ALGORITHMS:
+            raise TokenError("invalid_grant", "the assertion's alg is not ES256 or RS256")
+        keys = await self.candidate_keys(header, refetch=False) or await self.candidate_keys(header, refetch=True)
+        if not keys:
+            raise TokenError("invalid_grant", "no key of the identity provider's JWKS fits the assertion's kid and alg")
+        for key in keys:
+            try:
+                claims = jwt.decode(
+                    assertion,
+                    key,
+                    algorithms=[algorithm],
+                    audience=self.audience,
+                    issuer=self.issuer,
+                    options={"require": ID_JAG_CLAIMS},
+                )
+                break
+            except jwt.InvalidSignatureError:
+                continue
+            except jwt.ExpiredSignatureError:
+                raise TokenError("invalid_grant", "the assertion has expired")
+            except jwt.ImmatureSignatureError:
+                raise TokenError("invalid_grant", "the assertion's iat or nbf is in the future")
+            except jwt.InvalidAudienceError:
+                raise TokenError("invalid_grant", "the assertion's aud is not this authorization server's issuer")
+            except jwt.InvalidIssuerError:
+                raise TokenError("invalid_grant", "the assertion's iss is not the trusted identity provider")
+            except jwt.MissingRequiredClaimError as error:
+                raise TokenError("invalid_grant", f"the assertion has no {error.claim} claim")
+            except jwt.InvalidTokenError:
+                raise TokenError("invalid_grant", "the assertion is malformed")
+        else:
+            raise TokenError("invalid_grant", "the assertion's signature does not verify")
+        if claims["client_id"] != client_id:
+            raise TokenError("invalid_grant", "the assertion's client_id is not the authenticated client")
+        if not isinstance(claims["sub"], str) or not isinstance(claims["jti"], str):
+            raise TokenError("invalid_grant", "the assertion's sub and jti must be strings")
+        now = time.time()
+        self.used = {jti: exp for jti, exp in self.used.items() if exp >= now}
+        if claims["jti"] in self.used:
+            raise TokenError("invalid_grant", "the assertion's jti was used before")
+        return claims
+
+    def consume(self, claims):
+        """Remembers an exchanged ID-JAG's jti until it expires."""
+        self.used[claims["jti"]] = claims["exp"]
+
+    async def candidate_keys(self, header, refetch):
+        if refetch or self.keys is None:
+            try:
+                async with httpx2.AsyncClient(trust_env=False) as http:
+                    answer = await http.get(self.jwks_url)
+                document = answer.json()
+            except (httpx2.HTTPError, ValueError):
+                raise TokenError("invalid_grant", "the identity provider's JWKS could not be fetched")
+            listed = document.get("keys") if answer.status_code == 200 and isinstance(document, dict) else None
+            self.keys = [each for each in listed if isinstance(each, dict)] if isinstance(listed, list) else []
+        algorithm, kid = header["alg"], header.get("kid")
+        kty, crv = ID_JAG_ALGORITHMS[algorithm]
+        keys = []
+        for each in self.keys:
+            if kid is not None and each.get("kid") != kid:
+                continue
+            if each.get("kty") != kty or (crv and each.get("crv") != crv):
+                continue
+            if each.get("alg", algorithm) != algorithm or each.get("use", "sig") != "sig":
+                continue
+            try:
+                keys.append(jwt.PyJWK(each, algorithm=algorithm))
+            except jwt.PyJWKError:
+                continue
+        return keys
 
 
 def require_resource(expected):
@@ -340,15 +499,22 @@ def authorization_server(issuer, provider, harness, cimd):
     issuer_url = AuthSettings(issuer_url=issuer, resource_server_url=None).issuer_url
     registration = ClientRegistrationOptions(enabled=True, valid_scopes=SCOPES, default_scopes=SCOPES)
     revocation = RevocationOptions(enabled=True)
+    identity_assertion = provider.identity_assertion is not None
     routes = create_auth_routes(
-        provider, issuer_url, client_registration_options=registration, revocation_options=revocation
+        provider,
+        issuer_url,
+        client_registration_options=registration,
+        revocation_options=revocation,
+        identity_assertion_enabled=identity_assertion,
     )
     # The SDK's metadata document, with the flags it never sets.
     flags = {
         "authorization_response_iss_parameter_supported": True,
         "client_id_metadata_document_supported": cimd or None,
     }
-    metadata = build_metadata(issuer_url, None, registration, revocation).model_copy(update=flags)
+    metadata = build_metadata(
+        issuer_url, None, registration, revocation, supports_identity_assertion=identity_assertion
+    ).model_copy(update=flags)
     routes = [route for route in routes if route.path != METADATA_PATH]
     metadata_endpoint = cors_middleware(MetadataHandler(metadata).handle, ["GET", "OPTIONS"])
     routes.append(Route(METADATA_PATH, metadata_endpoint, methods=["GET", "OPTIONS"]))
@@ -385,7 +551,10 @@ def authorization_server(issuer, provider, harness, cimd):
 
 
 def describe_token(access_token):
-    return {"client_id": access_token.client_id, "scopes": access_token.scopes, "resource": access_token.resource}
+    described = {"client_id": access_token.client_id, "scopes": access_token.scopes, "resource": access_token.resource}
+    if access_token.subject is not None:
+        described["subject"] = access_token.subject  # the ID-JAG's sub
+    return described
 
 
 def protected_resource(issuer, resource, provider):
@@ -457,9 +626,38 @@ def main():
     parser.add_argument("--issuer-host", choices=["127.0.0.1", "localhost"], default="127.0.0.1",
                         help="the host the authorization server's issuer names (localhost puts it on another "
                              "host name than the resources)")
+    group = parser.add_argument_group("identity assertions (the jwt-bearer grant with an ID-JAG, SEP-990)")
+    group.add_argument("--identity-assertion-jwks", metavar="URL",
+                       help="enable the grant: the JWKS of the identity provider that signs ID-JAGs")
+    group.add_argument("--identity-assertion-issuer", metavar="ISSUER",
+                       help="the identity provider's issuer, the iss of its ID-JAGs (required with the above)")
+    group.add_argument("--identity-assertion-client-secret-file", metavar="PATH",
+                       help="the pre-registered client's secret, in a file (required with the above)")
+    group.add_argument("--identity-assertion-client-id", default="mcp-enterprise-client", metavar="ID",
+                       help="the pre-registered client's client_id (default mcp-enterprise-client)")
+    group.add_argument("--identity-assertion-client-auth", choices=["client_secret_basic", "client_secret_post"],
+                       default="client_secret_basic",
+                       help="how that client authenticates (default client_secret_basic)")
     arguments = parser.parse_args()
     if arguments.access_token_seconds < 1:
         parser.error("--access-token-seconds must be at least 1")
+    identity_assertion_switches = [
+        arguments.identity_assertion_jwks,
+        arguments.identity_assertion_issuer,
+        arguments.identity_assertion_client_secret_file,
+    ]
+    if any(identity_assertion_switches) and not all(identity_assertion_switches):
+        parser.error("--identity-assertion-jwks, --identity-assertion-issuer and "
+                     "--identity-assertion-client-secret-file go together")
+    client_secret = None
+    if arguments.identity_assertion_client_secret_file:
+        try:
+            with open(arguments.identity_assertion_client_secret_file, encoding="utf-8") as file:
+                client_secret = file.read().strip()
+        except (OSError, UnicodeDecodeError):
+            parser.error("cannot read --identity-assertion-client-secret-file")
+        if not client_secret:
+            parser.error("the file of --identity-assertion-client-secret-file is empty")
 
     (as_socket, issuer), (rs1_socket, rs1), (rs2_socket, rs2), (documents_socket, documents_url) = (
         listening_socket() for _ in range(4)
@@ -469,7 +667,25 @@ def main():
     harness = Harness(
         {"issuer": issuer, "resource": resource, "other_resource": other_resource, "documents": documents_url}
     )
-    provider = Provider([resource, other_resource], documents_url, arguments.access_token_seconds, arguments.cimd)
+    identity_assertion = None
+    if client_secret:
+        client = OAuthClientInformationFull(
+            client_id=arguments.identity_assertion_client_id,
+            client_secret=client_secret,
+            client_name="Enterprise-managed MCP client",
+            token_endpoint_auth_method=arguments.identity_assertion_client_auth,
+            grant_types=[JWT_BEARER_GRANT_TYPE],
+            response_types=[],
+            redirect_uris=None,
+            scope=" ".join(SCOPES),
+        )
+        identity_assertion = IdentityAssertion(
+            arguments.identity_assertion_jwks, arguments.identity_assertion_issuer, issuer, client
+        )
+        harness.urls["identity_assertion_client_id"] = client.client_id
+    provider = Provider(
+        [resource, other_resource], documents_url, arguments.access_token_seconds, arguments.cimd, identity_assertion
+    )
     apps = [
         (as_socket, authorization_server(issuer, provider, harness, arguments.cimd)),
         (rs1_socket, protected_resource(issuer, resource, provider)),

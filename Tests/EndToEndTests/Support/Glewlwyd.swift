@@ -2,7 +2,7 @@ import Bearer
 import Foundation
 import Testing
 
-@_spi(Testing) @_spi(Migration) @testable import BearerCore
+@_spi(Testing) @_spi(Migration) @_spi(Internals) @testable import BearerCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -67,6 +67,8 @@ actor ObservingTransport: HTTPTransport {
         var proofIdentifier: String?
         /// The names of the form body's parameters (never their values).
         var formParameterNames: Set<String>
+        /// The SHA-256 of the form's `subject_token` (a token exchange's), never the token.
+        var subjectTokenDigest: [UInt8]?
     }
 
     private(set) var exchanges: [Exchange] = []
@@ -84,13 +86,15 @@ actor ObservingTransport: HTTPTransport {
             guard parts.count == 3, let payload = Base64URL.decode(parts[1]) else { return nil }
             return try? JSONDecoder().decode([String: JSONValue].self, from: payload)
         }
+        let form = FormEncoding.decodePairs(String(decoding: request.body ?? Data(), as: UTF8.self))
         exchanges.append(
             Exchange(
                 method: request.method.rawValue, path: request.url.path, status: response.status,
                 hadProof: request.headerFields["DPoP"] != nil, proofNonce: claims?["nonce"]?.stringValue,
                 proofIdentifier: claims?["jti"]?.stringValue,
-                formParameterNames: Set(
-                    FormEncoding.decodePairs(String(decoding: request.body ?? Data(), as: UTF8.self)).map(\.name))))
+                formParameterNames: Set(form.map(\.name)),
+                subjectTokenDigest: form.first { $0.name == "subject_token" }.map { SHA256.hash(Array($0.value.utf8)) })
+        )
     }
 
     /// The exchanges with paths ending in `suffix`.

@@ -1,7 +1,14 @@
 #!/usr/bin/env python3
 """Probe a running server.py and report what idpyoidc 5.0.0 accepts.
 
-    python check.py [BASE_URL]            (default http://127.0.0.1:8765)
+    python check.py [BASE_URL] [--only SECTIONS]   (default http://127.0.0.1:8765)
+
+SECTIONS is a comma-separated list of: core (everything before the token
+exchange), refresh-id-token, token-exchange (server.py --token-exchange),
+id-jag (server.py --issue-id-jag). Without --only every section runs.
+EXPECT_ID_JAG_CLIENT_ID (default mcp-enterprise-client) is the client_id claim
+the ID-JAG checks expect; with EXPECT_ID_TOKEN_LIFETIME=N (the server started
+with ID_TOKEN_LIFETIME=N) they also wait for an ID token to expire.
 
 Every line printed is an observation: "OK"/"REFUSED" plus the HTTP status and
 the error code returned. Tokens, codes, keys and assertions are never printed
@@ -25,7 +32,31 @@ from cryptojwt.jwk.rsa import new_rsa_key
 from cryptojwt.jws.jws import JWS
 from cryptojwt.jws.jws import factory as jws_factory
 
-BASE = (sys.argv[1] if len(sys.argv) > 1 else os.environ.get("BASE_URL", "http://127.0.0.1:8765")).rstrip("/")
+SECTIONS = ("core", "refresh-id-token", "token-exchange", "id-jag")
+
+
+def parse_args(argv):
+    positional, only = [], None
+    index = 0
+    while index < len(argv):
+        word = argv[index]
+        if word == "--only" and index + 1 < len(argv):
+            only, index = argv[index + 1], index + 2
+            continue
+        if word.startswith("--only="):
+            only = word[len("--only="):]
+        elif not word.startswith("--"):
+            positional.append(word)
+        index += 1
+    chosen = SECTIONS if only is None else tuple(part.strip() for part in only.split(",") if part.strip())
+    unknown = [part for part in chosen if part not in SECTIONS]
+    if unknown:
+        sys.exit(f"unknown section(s) {unknown}; choose from {list(SECTIONS)}")
+    base = positional[0] if positional else os.environ.get("BASE_URL", "http://127.0.0.1:8765")
+    return base.rstrip("/"), chosen
+
+
+BASE, CHOSEN = parse_args(sys.argv[1:])
 REDIRECT_URI = "http://127.0.0.1:9/cb"   # never contacted: we stop at the 302
 JWT_BEARER = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 RESULTS = []
@@ -163,17 +194,8 @@ class Client:
         return requests.post(self.meta["pushed_authorization_request_endpoint"], data=form)
 
 
-def main():
-    meta = requests.get(BASE + "/.well-known/openid-configuration").json()
+def core_checks(meta):
     TOK, PAR = meta["token_endpoint"], meta["pushed_authorization_request_endpoint"]
-    print("# discovery")
-    for k in ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint",
-              "userinfo_endpoint", "pushed_authorization_request_endpoint",
-              "token_endpoint_auth_methods_supported", "request_object_signing_alg_values_supported",
-              "code_challenge_methods_supported", "authorization_response_iss_parameter_supported",
-              "id_token_signing_alg_values_supported", "require_pushed_authorization_requests"]:
-        print(f"  {k} = {meta.get(k)!r}")
-    record("discovery", "issuer == base URL", meta["issuer"] == BASE, meta["issuer"])
 
     # ---------------------------------------------------------------- registration
     c = Client(meta)
@@ -509,6 +531,255 @@ def main():
     p1 = c.par({"client_id": c.client_id, "request": ro})
     p2 = c.par({"client_id": c.client_id, "request": ro})
     record("par+jar", "same request object pushed twice: 2nd", p2.status_code in (200, 201), err_of(p2))
+
+# ---------------------------------------------------------------- token exchange / ID-JAG
+TE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"
+TT_ACCESS = "urn:ietf:params:oauth:token-type:access_token"
+TT_REFRESH = "urn:ietf:params:oauth:token-type:refresh_token"
+TT_ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
+TT_ID_JAG = "urn:ietf:params:oauth:token-type:id-jag"
+TT_JWT = "urn:ietf:params:oauth:token-type:jwt"
+TE_AUDIENCE = "https://billing.example"        # server.py TOKEN_EXCHANGE_AUDIENCES
+TE_RESOURCE = "https://billing.example/api"    # server.py TOKEN_EXCHANGE_RESOURCES
+JAG_AUDIENCE = "https://mcp-as.example"        # any value: the target authorization server's issuer
+JAG_RESOURCE = "https://mcp.example/mcp"
+SECRET_FIELDS = ("access_token", "refresh_token", "id_token")
+
+
+def answer_shape(resp):
+    """Secret-free summary of a token answer: field names and the non-secret values."""
+    try:
+        body = resp.json()
+    except ValueError:
+        return err_of(resp)
+    if "error" in body:
+        return err_of(resp)
+    shown = {k: v for k, v in body.items() if k not in SECRET_FIELDS}
+    present = [k for k in SECRET_FIELDS if k in body]
+    return f"{resp.status_code} keys={sorted(body)} {shown} present={present}"
+
+
+def verify_with_jwks(meta, token):
+    header = jwt_parts(token)[0]
+    jwks = requests.get(meta["jwks_uri"]).json()
+    keys = [key_from_jwk_dict(k) for k in jwks["keys"] if k.get("kid") == header.get("kid")]
+    if not keys:
+        return False
+    try:
+        JWS(alg=header["alg"]).verify_compact(token, keys)
+        return True
+    except Exception:
+        return False
+
+
+def signed_in(c, scope="openid email"):
+    code, verifier, _, _ = c.get_code(scope=scope)
+    return c.code_token(code, verifier).json()
+
+
+def refresh_id_token_checks(meta):
+    print("# ID token in the refresh answer (server.py --issue-refresh)")
+    c = Client(meta)
+    tok = signed_in(c)
+    if "refresh_token" not in tok:
+        record("refresh-id-token", "refresh_token in the code answer (needs --issue-refresh)", False,
+               f"keys={sorted(tok)}")
+        return
+    rr = c.token({"grant_type": "refresh_token", "refresh_token": tok["refresh_token"], "client_id": c.client_id})
+    rj = rr.json()
+    record("refresh-id-token", "refresh grant answer", rr.status_code == 200, answer_shape(rr))
+    record("refresh-id-token", "refresh answer carries an id_token", "id_token" in rj)
+    if "id_token" in rj and "id_token" in tok:
+        (h0, p0), (h1, p1) = jwt_parts(tok["id_token"]), jwt_parts(rj["id_token"])
+        record("refresh-id-token", "it is a new ID token (value differs)", rj["id_token"] != tok["id_token"])
+        record("refresh-id-token", "new ID token signature verifies with jwks_uri key", verify_with_jwks(meta, rj["id_token"]),
+               f"alg={h1.get('alg')}")
+        record("refresh-id-token", "claims", True,
+               f"names={sorted(p1)} same sub={p1.get('sub') == p0.get('sub')} same aud={p1.get('aud') == p0.get('aud')} "
+               f"iat later or equal={p1.get('iat', 0) >= p0.get('iat', 0)} same auth_time={p1.get('auth_time') == p0.get('auth_time')} "
+               f"same nonce={p1.get('nonce') == p0.get('nonce')} same sid={p1.get('sid') == p0.get('sid')} "
+               f"exp-iat={p1.get('exp', 0) - p1.get('iat', 0)}")
+
+
+def token_exchange_checks(meta):
+    print("# RFC 8693 token exchange (idpyoidc TokenExchangeHelper; server.py --token-exchange)")
+    record("token-exchange", "grant type listed in grant_types_supported", TE_GRANT in meta.get("grant_types_supported", []),
+           repr(meta.get("grant_types_supported")))
+    c = Client(meta)
+    tok = signed_in(c)
+
+    def exchange(what, client=None, auth=True, **form):
+        body = {"grant_type": TE_GRANT, "subject_token": tok.get("access_token"), "subject_token_type": TT_ACCESS}
+        body.update(form)
+        body = {k: v for k, v in body.items() if v is not None}
+        client = client or c
+        rr = client.token(body) if auth else requests.post(meta["token_endpoint"], data=dict(body, client_id=client.client_id))
+        detail = answer_shape(rr)
+        if rr.status_code == 200 and str(rr.json().get("access_token", "")).count(".") == 2:
+            h, p = jwt_parts(rr.json()["access_token"])
+            detail += f" new token: alg={h.get('alg')} aud={p.get('aud')!r} client_id_is_caller={p.get('client_id') == client.client_id} scope={p.get('scope')!r}"
+        record("token-exchange", what, rr.status_code == 200, detail)
+        return rr
+
+    exchange("access_token -> (no requested_token_type)")
+    rr = exchange("access_token -> access_token", requested_token_type=TT_ACCESS)
+    if rr.status_code == 200:
+        ui = requests.get(meta["userinfo_endpoint"], headers={"Authorization": "Bearer " + rr.json()["access_token"]})
+        record("token-exchange", "exchanged access token at userinfo", ui.status_code == 200, err_of(ui))
+    exchange(f"audience={TE_AUDIENCE} (allowed)", requested_token_type=TT_ACCESS, audience=TE_AUDIENCE)
+    exchange(f"resource={TE_RESOURCE} (allowed)", requested_token_type=TT_ACCESS, resource=TE_RESOURCE)
+    exchange("allowed audience + allowed resource", requested_token_type=TT_ACCESS, audience=TE_AUDIENCE,
+             resource=TE_RESOURCE)
+    exchange("scope=openid (narrower)", scope="openid")
+    exchange("scope=openid profile (profile not granted)", scope="openid profile")
+    exchange("unknown audience https://other.example", audience="https://other.example")
+    exchange("resource not allowed https://other.example/api", resource="https://other.example/api")
+    exchange("requested_token_type id-jag (subject access_token)", requested_token_type=TT_ID_JAG)
+    exchange("requested_token_type jwt", requested_token_type=TT_JWT)
+    exchange("requested_token_type refresh_token", requested_token_type=TT_REFRESH)
+    exchange("bad subject_token (random string)", subject_token=b64url(os.urandom(24)))
+    exchange("ID token presented as access_token", subject_token=tok.get("id_token"))
+    exchange("ID token, subject_token_type id_token", subject_token=tok.get("id_token"), subject_token_type=TT_ID_TOKEN)
+    if "refresh_token" in tok:
+        exchange("refresh token as subject (subject_token_type refresh_token)", subject_token=tok["refresh_token"],
+                 subject_token_type=TT_REFRESH)
+        exchange("refresh token as subject (subject_token_type access_token)", subject_token=tok["refresh_token"])
+    exchange("no subject_token_type", subject_token_type=None)
+    exchange("actor_token given", actor_token=tok.get("access_token"), actor_token_type=TT_ACCESS)
+    exchange("no client authentication", auth=False)
+    if "client_secret" in c.reg:
+        rr = requests.post(meta["token_endpoint"], data={"grant_type": TE_GRANT, "subject_token": tok.get("access_token"),
+                                                          "subject_token_type": TT_ACCESS, "client_id": c.client_id,
+                                                          "client_secret": c.reg["client_secret"]})
+        record("token-exchange", "client_secret_post with the issued secret", rr.status_code == 200, err_of(rr))
+    exchange("another registered client presents this client's access token", client=Client(meta))
+
+
+def id_jag_checks(meta):
+    print("# ID-JAG issuance (server.py --issue-id-jag, answered by the wrapper)")
+    expected_client_id = os.environ.get("EXPECT_ID_JAG_CLIENT_ID", "mcp-enterprise-client")
+    c = Client(meta)
+    tok = signed_in(c)
+    id_token = tok.get("id_token")
+    record("id-jag", "sign-in with scope 'openid email' gives an id_token", bool(id_token), f"keys={sorted(tok)}")
+    if not id_token:
+        return
+    sub = jwt_parts(id_token)[1].get("sub")
+
+    def jag(what, client=None, assertion=None, auth=True, subject=id_token, **form):
+        body = {"grant_type": TE_GRANT, "requested_token_type": TT_ID_JAG, "subject_token": subject,
+                "subject_token_type": TT_ID_TOKEN, "audience": JAG_AUDIENCE}
+        body.update(form)
+        body = {k: v for k, v in body.items() if v is not None}
+        client = client or c
+        if auth:
+            rr = client.token(body, assertion=assertion)
+        else:
+            rr = requests.post(meta["token_endpoint"], data=dict(body, client_id=client.client_id))
+        record("id-jag", what, rr.status_code == 200, answer_shape(rr))
+        return rr
+
+    rr = jag("ID token -> ID-JAG with audience, resource, scope", resource=JAG_RESOURCE, scope="mcp:tools mcp:read")
+    if rr.status_code == 200:
+        body = rr.json()
+        record("id-jag", "answer: issued_token_type id-jag, token_type N_A, expires_in 300, scope echoed",
+               body.get("issued_token_type") == TT_ID_JAG and body.get("token_type") == "N_A"
+               and body.get("expires_in") == 300 and body.get("scope") == "mcp:tools mcp:read",
+               f"no refresh_token={'refresh_token' not in body}")
+        h, p = jwt_parts(body["access_token"])
+        jwks = requests.get(meta["jwks_uri"]).json()
+        record("id-jag", "header typ=oauth-id-jag+jwt alg=ES256 kid in jwks",
+               h.get("typ") == "oauth-id-jag+jwt" and h.get("alg") == "ES256"
+               and h.get("kid") in [k.get("kid") for k in jwks["keys"]], f"header names={sorted(h)}")
+        record("id-jag", "signature verifies with the jwks_uri key", verify_with_jwks(meta, body["access_token"]))
+        record("id-jag", "claims", True, f"names={sorted(p)}")
+        record("id-jag", "iss == issuer", p.get("iss") == meta["issuer"])
+        record("id-jag", "sub == ID token sub", p.get("sub") == sub)
+        record("id-jag", f"aud == {JAG_AUDIENCE}", p.get("aud") == JAG_AUDIENCE, repr(p.get("aud")))
+        record("id-jag", f"client_id == {expected_client_id}", p.get("client_id") == expected_client_id,
+               repr(p.get("client_id")))
+        record("id-jag", "exp - iat == 300, jti present", p.get("exp", 0) - p.get("iat", 0) == 300 and bool(p.get("jti")))
+        record("id-jag", "resource and scope claims", p.get("resource") == JAG_RESOURCE and p.get("scope") == "mcp:tools mcp:read",
+               f"resource={p.get('resource')!r} scope={p.get('scope')!r}")
+    rr = jag("minimal (no resource, no scope)")
+    if rr.status_code == 200:
+        record("id-jag", "minimal: claims / answer", True,
+               f"claims={sorted(jwt_parts(rr.json()['access_token'])[1])} answer keys={sorted(rr.json())}")
+    rr = c.token({"grant_type": TE_GRANT, "requested_token_type": TT_ID_JAG, "subject_token": id_token,
+                  "subject_token_type": TT_ID_TOKEN, "audience": JAG_AUDIENCE,
+                  "resource": [JAG_RESOURCE, JAG_RESOURCE + "2"]})
+    record("id-jag", "two resource parameters", rr.status_code == 200,
+           answer_shape(rr) + (f" resource claim={jwt_parts(rr.json()['access_token'])[1].get('resource')!r}"
+                               if rr.status_code == 200 else ""))
+    jag("no audience", audience=None)
+    jag("subject_token_type access_token (with the ID token)", subject_token_type=TT_ACCESS)
+    jag("no subject_token_type", subject_token_type=None)
+    jag("access token as subject (subject_token_type id_token)", subject=tok["access_token"])
+    if "refresh_token" in tok:
+        jag("refresh token as subject (subject_token_type id_token)", subject=tok["refresh_token"])
+    jag("bad subject_token (random string)", subject=b64url(os.urandom(24)))
+    h, p = jwt_parts(id_token)
+    foreign = new_ec_key("P-256", use="sig")
+    foreign.kid = h.get("kid")  # same kid as the provider's key, different key
+    jag("ID token re-signed with a foreign key (provider's kid)", subject=sign(p, foreign))
+    head, body_part, sig = id_token.split(".")
+    jag("ID token with a changed payload (sub)", subject=".".join(
+        [head, b64url(json.dumps(dict(p, sub="someone-else")).encode()), sig]))
+    jag("ID token of another client presented by this client", subject=signed_in(Client(meta)).get("id_token"))
+    jag("this client's ID token presented by another registered client", client=Client(meta))
+    jag("no client authentication", auth=False)
+    assertion = c.assertion(meta["token_endpoint"])
+    jag("fresh assertion (1st use)", assertion=assertion)
+    jag("same assertion replayed", assertion=assertion)
+    jag("assertion aud=issuer", assertion=c.assertion(meta["issuer"]))
+    if "client_secret" in c.reg:
+        rr = requests.post(meta["token_endpoint"], data={
+            "grant_type": TE_GRANT, "requested_token_type": TT_ID_JAG, "subject_token": id_token,
+            "subject_token_type": TT_ID_TOKEN, "audience": JAG_AUDIENCE, "client_id": c.client_id,
+            "client_secret": c.reg["client_secret"]})
+        record("id-jag", "client_secret_post with the issued secret", rr.status_code == 200, err_of(rr))
+    if "refresh_token" in tok:
+        rr = c.token({"grant_type": "refresh_token", "refresh_token": tok["refresh_token"], "client_id": c.client_id})
+        fresh = rr.json().get("id_token")
+        if fresh:
+            jag("ID token from the refresh answer", subject=fresh)
+            jag("the first ID token, after that refresh", subject=id_token)
+    # Tokens of a code that was then replayed (idpyoidc revokes them).
+    code, verifier, _, _ = c.get_code()
+    first = c.code_token(code, verifier).json()
+    c.code_token(code, verifier)
+    if first.get("id_token"):
+        jag("ID token whose code was then replayed", subject=first["id_token"])
+    lifetime = os.environ.get("EXPECT_ID_TOKEN_LIFETIME")
+    if lifetime:
+        short = signed_in(c).get("id_token")
+        time.sleep(int(lifetime) + 2)
+        jag(f"ID token {int(lifetime) + 2}s old (lifetime {lifetime}s)", subject=short)
+    # Other token requests still go to idpyoidc.
+    code, verifier, _, _ = c.get_code()
+    rr = c.code_token(code, verifier)
+    record("id-jag", "code grant on the same server (idpyoidc)", rr.status_code == 200, answer_shape(rr))
+
+
+def main():
+    meta = requests.get(BASE + "/.well-known/openid-configuration").json()
+    print("# discovery")
+    for k in ["issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint",
+              "userinfo_endpoint", "pushed_authorization_request_endpoint",
+              "token_endpoint_auth_methods_supported", "request_object_signing_alg_values_supported",
+              "code_challenge_methods_supported", "authorization_response_iss_parameter_supported",
+              "id_token_signing_alg_values_supported", "require_pushed_authorization_requests",
+              "grant_types_supported"]:
+        print(f"  {k} = {meta.get(k)!r}")
+    record("discovery", "issuer == base URL", meta["issuer"] == BASE, meta["issuer"])
+    if "core" in CHOSEN:
+        core_checks(meta)
+    if "refresh-id-token" in CHOSEN:
+        refresh_id_token_checks(meta)
+    if "token-exchange" in CHOSEN:
+        token_exchange_checks(meta)
+    if "id-jag" in CHOSEN:
+        id_jag_checks(meta)
 
     print("\n# summary")
     for section, what, ok, detail in RESULTS:

@@ -7,8 +7,15 @@ example's ``views.py`` (``service_endpoint`` / ``do_response``) using only
 ``http.server`` from the standard library.
 
     python server.py [PORT] [--fill-outer-parameters] [--issue-refresh]
-                             (PORT=..., FILL_OUTER_PARAMS=1, ISSUE_REFRESH=1 in the environment
-                             do the same; port 0, the default, picks a free port)
+                     [--token-exchange] [--issue-id-jag] [--id-jag-client-id VALUE]
+                             (PORT=..., FILL_OUTER_PARAMS=1, ISSUE_REFRESH=1, TOKEN_EXCHANGE=1,
+                             ISSUE_ID_JAG=1, ID_JAG_CLIENT_ID=... in the environment do the same;
+                             port 0, the default, picks a free port; ID_TOKEN_LIFETIME=N sets
+                             idpyoidc's ID token lifetime, default 300)
+
+With --issue-id-jag the wrapper, not idpyoidc, answers token exchange requests
+for an ID-JAG (requested_token_type urn:ietf:params:oauth:token-type:id-jag);
+see issue_id_jag() and the README.
 
 Listens on 127.0.0.1 only. All keys are generated in memory at start-up;
 nothing is read from or written to disk. Tokens, codes and keys are never
@@ -22,12 +29,18 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import traceback
+import uuid
 from http.server import BaseHTTPRequestHandler
 from http.server import ThreadingHTTPServer
+from urllib.parse import parse_qs
 from urllib.parse import parse_qsl
 from urllib.parse import urlsplit
 
+from cryptojwt.jws.jws import JWS
+from cryptojwt.jws.jws import factory as jws_factory
+from idpyoidc.message import Message
 from idpyoidc.message.oauth2 import ResponseMessage
 from idpyoidc.message.oidc import AccessTokenRequest
 from idpyoidc.server import Server
@@ -41,6 +54,48 @@ LOG = logging.getLogger("idpyoidc_server")
 # idpyoidc keeps its state (client db, sessions, PAR db, jti db) in plain
 # dicts; serialise requests so the threaded HTTP server cannot race on them.
 OP_LOCK = threading.Lock()
+
+
+def _flag(name: str, env: str) -> bool:
+    return os.environ.get(env, "") == "1" or name in sys.argv
+
+
+def _option(name: str, env: str, default: str) -> str:
+    """Value of ``--name VALUE`` or ``--name=VALUE`` (else $env, else default)."""
+    for index, word in enumerate(sys.argv):
+        if word == name and index + 1 < len(sys.argv):
+            return sys.argv[index + 1]
+        if word.startswith(name + "="):
+            return word[len(name) + 1:]
+    return os.environ.get(env, default)
+
+
+# Options that take a value; their value is not the positional PORT.
+VALUE_OPTIONS = ("--id-jag-client-id",)
+
+TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"
+TT_ACCESS_TOKEN = "urn:ietf:params:oauth:token-type:access_token"
+TT_ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
+TT_ID_JAG = "urn:ietf:params:oauth:token-type:id-jag"
+
+# --token-exchange: idpyoidc's own RFC 8693 TokenExchangeHelper, with this
+# policy (idpyoidc's validate_token_exchange_policy): an `audience` must be one
+# of TOKEN_EXCHANGE_AUDIENCES and a `resource` one of TOKEN_EXCHANGE_RESOURCES.
+TOKEN_EXCHANGE = _flag("--token-exchange", "TOKEN_EXCHANGE")
+TOKEN_EXCHANGE_AUDIENCES = ["https://billing.example"]
+TOKEN_EXCHANGE_RESOURCES = ["https://billing.example/api"]
+
+# --issue-id-jag: the wrapper (not idpyoidc, which has no ID-JAG) answers token
+# exchange requests for requested_token_type=urn:ietf:params:oauth:token-type:id-jag.
+# ID_JAG_CLIENT_ID is the client_id claim put in every ID-JAG: the id under
+# which the target authorization server knows the client.
+ISSUE_ID_JAG = _flag("--issue-id-jag", "ISSUE_ID_JAG")
+ID_JAG_CLIENT_ID = _option("--id-jag-client-id", "ID_JAG_CLIENT_ID", "mcp-enterprise-client")
+ID_JAG_LIFETIME = 300
+
+# idpyoidc's IDToken lifetime (its default is 300 s). ID_TOKEN_LIFETIME=N lets
+# the checks see an expired ID token quickly.
+ID_TOKEN_LIFETIME = int(os.environ.get("ID_TOKEN_LIFETIME", "300"))
 
 USERS = {
     "alice": {
@@ -185,11 +240,56 @@ def op_config(issuer: str) -> dict:
                 "class": "idpyoidc.server.token.jwt_token.JWTToken",
                 "kwargs": {"lifetime": 86400},
             },
-            "id_token": {"class": "idpyoidc.server.token.id_token.IDToken", "kwargs": {}},
+            "id_token": {"class": "idpyoidc.server.token.id_token.IDToken",
+                         "kwargs": {"lifetime": ID_TOKEN_LIFETIME}},
         },
         "userinfo": {"class": "idpyoidc.server.user_info.UserInfo", "kwargs": {"db": USERS}},
         "template_dir": "templates",
     }
+
+
+def enable_token_exchange(conf: dict) -> dict:
+    """--token-exchange: idpyoidc 5.0.0's own RFC 8693 support, switched on.
+
+    * the grant type is added to ``grant_types_supported`` (idpyoidc's token
+      endpoint refuses grant types that are not in it, "Unsupported grant_type");
+    * the token endpoint gets an explicit ``grant_types_helpers`` (idpyoidc's
+      kwarg name; its documentation says ``grant_types_supported``), with the
+      OIDC TokenExchangeHelper configured as below. The policy key is
+      ``function`` (its documentation says ``callable``, which makes
+      _validate_configuration raise ImproperlyConfigured);
+    * access tokens may mint access tokens (``supports_minting``); without it
+      the exchange ends in MintingNotAllowed, "Token Exchange not allowed with
+      that token". The rule repeats the token handler's lifetime as
+      ``expires_in``: a non-empty usage rule without it makes every access
+      token (also from the code grant) come without expiry and ``expires_in``.
+    """
+    conf["preference"]["grant_types_supported"] = conf["preference"]["grant_types_supported"] + [TOKEN_EXCHANGE_GRANT]
+    conf["authz"]["kwargs"]["grant_config"]["usage_rules"]["access_token"] = {
+        "supports_minting": ["access_token"],
+        "expires_in": conf["token_handler_args"]["token"]["kwargs"]["lifetime"],
+    }
+    conf["endpoint"]["token"]["kwargs"]["grant_types_helpers"] = {
+        "authorization_code": {"class": "idpyoidc.server.oidc.token_helper.access_token.AccessTokenHelper",
+                               "kwargs": {}},
+        "refresh_token": {"class": "idpyoidc.server.oidc.token_helper.refresh_token.RefreshTokenHelper",
+                          "kwargs": {}},
+        TOKEN_EXCHANGE_GRANT: {
+            "class": "idpyoidc.server.oidc.token_helper.token_exchange.TokenExchangeHelper",
+            "kwargs": {
+                "subject_token_types_supported": [TT_ACCESS_TOKEN],
+                "requested_token_types_supported": [TT_ACCESS_TOKEN],
+                "default_requested_token_type": TT_ACCESS_TOKEN,
+                "policy": {
+                    "": {
+                        "function": "idpyoidc.server.oauth2.token_helper.validate_token_exchange_policy",
+                        "kwargs": {"audience": TOKEN_EXCHANGE_AUDIENCES, "resource": TOKEN_EXCHANGE_RESOURCES},
+                    }
+                },
+            },
+        },
+    }
+    return conf
 
 
 _WORKDIR = None
@@ -203,11 +303,18 @@ def make_server(port: int) -> Server:
     global _WORKDIR
     _WORKDIR = tempfile.TemporaryDirectory(prefix="idpyoidc-op-")
     cwd = _WORKDIR.name
-    server = Server(OPConfiguration(conf=op_config(issuer), base_path=cwd), cwd=cwd)
+    conf = op_config(issuer)
+    if TOKEN_EXCHANGE:
+        conf = enable_token_exchange(conf)
+    server = Server(OPConfiguration(conf=conf, base_path=cwd), cwd=cwd)
     # idpyoidc always adds "iss" to authorization responses (RFC 9207, see
     # Authorization.authz_part2) but has no metadata flag for it, and unknown
     # "preference" keys are filtered out, so advertise it here.
     server.context.provider_info["authorization_response_iss_parameter_supported"] = True
+    # --issue-id-jag alone does not add the token exchange grant type to the
+    # metadata: provider_info is the dict idpyoidc's token endpoint checks
+    # grant types against, so listing it there would switch on idpyoidc's
+    # TokenExchangeHelper with its permissive defaults. Use --token-exchange.
     return server
 
 
@@ -245,6 +352,144 @@ def fill_outer_params(endpoint, args: dict) -> None:
             args[name] = " ".join(value) if isinstance(value, list) else value
 
 
+class IdJagError(Exception):
+    """An RFC 6749 section 5.2 error answer of the ID-JAG helper."""
+
+    def __init__(self, status: int, error: str, description: str):
+        super().__init__(description)
+        self.status, self.error, self.description = status, error, description
+
+
+def is_id_jag_request(form: dict) -> bool:
+    return (form.get("grant_type") == [TOKEN_EXCHANGE_GRANT]
+            and form.get("requested_token_type") == [TT_ID_JAG])
+
+
+def _single(form: dict, name: str, required: bool = False):
+    values = form.get(name, [])
+    if len(values) > 1:
+        raise IdJagError(400, "invalid_request", f"{name} given more than once")
+    if required and (not values or not values[0]):
+        raise IdJagError(400, "invalid_request", f"Missing {name}")
+    return values[0] if values else None
+
+
+def verify_own_id_token(op: Server, id_token: str, client_id: str) -> dict:
+    """The payload of an ID token this OP issued to client_id, else IdJagError.
+
+    Signature: ES256 with one of the OP's own keys (the keyjar's keys of owner
+    "", the set published at /jwks), found by kid. Claims: iss is this issuer,
+    aud names client_id (and azp, if present, is client_id), exp is in the
+    future (no leeway), sub is present, no token_class (which marks idpyoidc's
+    JWT access/refresh tokens). Then idpyoidc's session manager must know it
+    as an active ID token of a session of client_id.
+    """
+    context = op.context
+    try:
+        jws = jws_factory(id_token)
+    except Exception:
+        jws = None
+    if jws is None:
+        raise IdJagError(400, "invalid_grant", "subject_token is not a JWS")
+    header = jws.jwt.headers
+    if header.get("alg") != "ES256" or not header.get("kid"):
+        raise IdJagError(400, "invalid_grant", "subject_token is not an ES256 JWS with kid")
+    keys = [key for key in context.keyjar.get_issuer_keys("") if key.kid == header["kid"]]
+    if not keys:
+        raise IdJagError(400, "invalid_grant", "subject_token is not signed by this provider")
+    try:
+        # cryptojwt returns the payload parsed from JSON when it can be.
+        payload = JWS(alg="ES256").verify_compact(id_token, keys, sigalg="ES256")
+    except Exception:
+        raise IdJagError(400, "invalid_grant", "subject_token signature does not verify")
+    if not isinstance(payload, dict):
+        raise IdJagError(400, "invalid_grant", "subject_token payload is not a JSON object")
+    if payload.get("iss") != context.issuer:
+        raise IdJagError(400, "invalid_grant", "subject_token was not issued by this provider")
+    aud = payload.get("aud")
+    aud = [aud] if isinstance(aud, str) else (aud or [])
+    if client_id not in aud or payload.get("azp", client_id) != client_id:
+        raise IdJagError(400, "invalid_grant", "subject_token was not issued to this client")
+    exp = payload.get("exp")
+    if not isinstance(exp, (int, float)) or exp <= time.time():
+        raise IdJagError(400, "invalid_grant", "subject_token has expired")
+    if not payload.get("sub"):
+        raise IdJagError(400, "invalid_grant", "subject_token has no sub")
+    if "token_class" in payload:
+        # idpyoidc's JWT access and refresh tokens are signed with the same key
+        # and carry iss/aud/sub/exp as well; they are marked with token_class.
+        raise IdJagError(400, "invalid_grant", "subject_token is not an ID token")
+    # idpyoidc's own record: the ID token must be one that it minted (looked up
+    # by its sid claim and value in the grant), for this client, still active.
+    manager = context.session_manager
+    try:
+        info = manager.get_session_info_by_token(id_token, grant=True, handler_key="id_token")
+        token = manager.find_token(info["branch_id"], id_token)
+    except Exception:
+        token = info = None
+    if token is None or token.token_class != "id_token":
+        raise IdJagError(400, "invalid_grant", "subject_token is not an ID token issued by this provider")
+    if info.get("client_id") != client_id:
+        raise IdJagError(400, "invalid_grant", "subject_token was not issued to this client")
+    if not token.is_active():
+        raise IdJagError(400, "invalid_grant", "subject_token is no longer active")
+    return payload
+
+
+def issue_id_jag(op: Server, form: dict, http_info: dict) -> dict:
+    """Answer a token exchange request for an ID-JAG (see README)."""
+    endpoint = op.get_endpoint("token")
+    # idpyoidc's own client authentication of its token endpoint (the same
+    # methods, keys and jti replay cache as for every other token request).
+    request = Message(**{name: values[0] for name, values in form.items() if len(values) == 1})
+    try:
+        auth_info = endpoint.client_authentication(request, http_info)
+    except Exception as err:
+        raise IdJagError(401, "invalid_client", err if str(err) else "Authorization failed")
+    client_id = auth_info.get("client_id")
+    if not client_id or auth_info.get("method") in (None, "none", "public"):
+        raise IdJagError(401, "invalid_client", "Authorization failed")
+    if form.get("client_id") and form["client_id"] != [client_id]:
+        raise IdJagError(401, "invalid_client", "client_id does not match the client authentication")
+
+    if _single(form, "subject_token_type", required=True) != TT_ID_TOKEN:
+        raise IdJagError(400, "invalid_request", f"subject_token_type must be {TT_ID_TOKEN}")
+    subject_token = _single(form, "subject_token", required=True)
+    audience = _single(form, "audience", required=True)
+    if "actor_token" in form or "actor_token_type" in form:
+        raise IdJagError(400, "invalid_request", "Actor token not supported")
+    resources = [value for value in form.get("resource", []) if value]
+    scope = _single(form, "scope")
+
+    id_token = verify_own_id_token(op, subject_token, client_id)
+
+    now = int(time.time())
+    claims = {
+        "iss": op.context.issuer,
+        "sub": id_token["sub"],
+        "aud": audience,
+        "client_id": ID_JAG_CLIENT_ID,
+        "jti": str(uuid.uuid4()),
+        "iat": now,
+        "exp": now + ID_JAG_LIFETIME,
+    }
+    if resources:
+        claims["resource"] = resources[0] if len(resources) == 1 else resources
+    if scope:
+        claims["scope"] = scope
+    key = op.context.keyjar.get_signing_key("EC", issuer_id="")[0]
+    jwt = JWS(json.dumps(claims), alg="ES256", kid=key.kid, typ="oauth-id-jag+jwt").sign_compact([key])
+    answer = {
+        "access_token": jwt,
+        "issued_token_type": TT_ID_JAG,
+        "token_type": "N_A",
+        "expires_in": ID_JAG_LIFETIME,
+    }
+    if scope:
+        answer["scope"] = scope
+    return answer
+
+
 class Handler(BaseHTTPRequestHandler):
     server_version = "idpyoidc-test-op"
     op: Server = None  # set in main()
@@ -278,7 +523,15 @@ class Handler(BaseHTTPRequestHandler):
             name = self.ROUTES.get(path)
             if not name:
                 return self._send(404, json.dumps({"error": "not_found"}), "application/json")
+            self._body = None
+            if self.command == "POST":
+                length = int(self.headers.get("Content-Length") or 0)
+                self._body = self.rfile.read(length).decode() if length else ""
             with OP_LOCK:
+                if ISSUE_ID_JAG and name == "token" and self.command == "POST":
+                    form = parse_qs(self._body, keep_blank_values=True)
+                    if is_id_jag_request(form):
+                        return self.id_jag_endpoint(form)
                 return self.service_endpoint(self.op.get_endpoint(name))
         except Exception as err:  # pragma: no cover - last resort
             LOG.error("unhandled %s", type(err).__name__)
@@ -304,16 +557,31 @@ class Handler(BaseHTTPRequestHandler):
     def _redirect(self, location, headers=None):
         self._send(302, "", None, [("Location", location)] + list(headers or []))
 
-    # ---- the flask_op views.service_endpoint, minus flask ------------------
-    def service_endpoint(self, endpoint):
-        split = urlsplit(self.path)
+    def _http_info(self, endpoint):
         headers = {k.lower(): v for k, v in self.headers.items() if k.lower() not in ("cookie", "user-agent")}
-        http_info = {
+        return {
             "headers": headers,
             "method": self.command,
             "url": f"{endpoint.upstream_get('context').issuer}{self.path}",
             "cookie": [],  # no browser sessions needed (NoAuthn)
         }
+
+    # ---- --issue-id-jag: token exchange for an ID-JAG, answered here -----
+    def id_jag_endpoint(self, form):
+        endpoint = self.op.get_endpoint("token")
+        try:
+            answer = issue_id_jag(self.op, form, self._http_info(endpoint))
+        except IdJagError as err:
+            LOG.info("id-jag refused: %s", err.error)
+            msg = ResponseMessage(error=err.error, error_description=str(err.description))
+            return self._send(err.status, msg.to_json(), "application/json")
+        LOG.info("id-jag issued")
+        return self._send(200, json.dumps(answer), "application/json")
+
+    # ---- the flask_op views.service_endpoint, minus flask ------------------
+    def service_endpoint(self, endpoint):
+        split = urlsplit(self.path)
+        http_info = self._http_info(endpoint)
         if self.command == "GET":
             req_args = dict(parse_qsl(split.query))
             if FILL_OUTER_PARAMS and endpoint.name == "authorization":
@@ -327,8 +595,7 @@ class Handler(BaseHTTPRequestHandler):
                 LOG.info("parse_request failed at %s: %s", endpoint.name, type(err).__name__)
                 return self._json_error(400, "invalid_request", err)
         else:
-            length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length).decode() if length else ""
+            raw = self._body or ""
             ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
             # Registration takes JSON, everything else a urlencoded form.
             req_args = raw if ctype == "application/json" or endpoint.name == "registration" else dict(parse_qsl(raw))
@@ -402,7 +669,8 @@ def main():
     logging.getLogger("idpyoidc").setLevel(logging.WARNING)
     logging.getLogger("cryptojwt").setLevel(logging.WARNING)
 
-    positional = [word for word in sys.argv[1:] if not word.startswith("--")]
+    positional = [word for index, word in enumerate(sys.argv[1:], start=1)
+                  if not word.startswith("--") and sys.argv[index - 1] not in VALUE_OPTIONS]
     port = int(positional[0] if positional else os.environ.get("PORT", "0"))
     httpd = ThreadingHTTPServer((HOST, port), Handler)
     # The issuer names the port, so the OP is made once the socket has one.
