@@ -27,6 +27,14 @@ final class DerivedSessionEndToEndTests {
     func signedIn(in store: any SessionStore) async throws -> (
         AuthorizationServer, Client, AuthSession.Configuration, AuthSession
     ) {
+        let (server, client, configuration, session, _) = try await signedInWithKey(in: store)
+        return (server, client, configuration, session)
+    }
+
+    /// As ``signedIn(in:)``, with the client's key.
+    func signedInWithKey(in store: any SessionStore) async throws -> (
+        AuthorizationServer, Client, AuthSession.Configuration, AuthSession, any DPoPKey
+    ) {
         let server = try await Idpyoidc.server(at: script.base)
         let key = try await PlatformDPoPKeys().makeKey()
         let client = try await Idpyoidc.register(key, at: server)
@@ -34,7 +42,7 @@ final class DerivedSessionEndToEndTests {
         let session = try await AuthSession.signIn(
             to: server, as: client, scopes: ["openid", "email"], using: DirectRedirectAgent(), store: store,
             key: "main", transport: TestServer.transport, configuration: configuration)
-        return (server, client, configuration, session)
+        return (server, client, configuration, session, key)
     }
 
     @Test("A derived session exchanges the parent's access token, and exchanges again from a refreshed parent")
@@ -114,5 +122,53 @@ final class DerivedSessionEndToEndTests {
         #expect(throws: BearerError.self) {
             _ = try IdentityAssertion(answer, for: mcpServer, as: client, resource: resource, clock: .system)
         }
+    }
+
+    @Test("Four processes holding the stale derived session make one exchange, and refresh the parent once")
+    func fourProcesses() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("derived-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("sessions", isDirectory: true)
+        let store = FileSessionStore(directory: folder)
+        let (server, client, configuration, _, key) = try await signedInWithKey(in: store)
+        let derived = try await AuthSession.derive(
+            .tokenExchange(from: "main", audiences: [Self.billing]), at: server, as: client, store: store,
+            transport: TestServer.transport, configuration: configuration)
+        let first = try #require(await derived.state.accessToken)
+        let keyFile = root.appendingPathComponent("client-key.json")
+        try JSONEncoder().encode(key.record).write(to: keyFile)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+        // Both sessions stale here, though not yet at the server: the client's assertions need the
+        // real time, so the clock is not moved.
+        for key in ["main", derived.key] {
+            var stale = try #require(try await store.load(key: key))
+            stale.accessTokenExpiresAt = Date().addingTimeInterval(-10)
+            try await store.save(stale, key: key)
+        }
+        let offset = "0"
+
+        let probe = try ProbeProcess.executable()
+        let go = root.appendingPathComponent("go").path
+        let ready = (0..<4).map { root.appendingPathComponent("\($0).ready").path }
+        let processes = try ready.map { readyFile in
+            try ProbeProcess(
+                probe, arguments: ["--derived", folder.path, derived.key, offset, keyFile.path, readyFile, go])
+        }
+        for _ in 0..<6_000 where !ready.allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(FileManager.default.createFile(atPath: go, contents: Data()))
+        let outputs = processes.map { $0.waitForOutput() }
+        let lines = outputs.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ") }
+        for (output, line) in zip(outputs, lines) {
+            #expect(output.status == 0 && line.first == "ok" && line.count == 4, "\(output.text)")
+        }
+        #expect(Set(lines.map { $0.dropFirst().first }).count == 1, "every process has the same new token")
+        #expect(lines.compactMap { $0.count == 4 ? Int($0[2]) : nil }.reduce(0, +) == 1, "one exchange in all")
+        #expect(lines.compactMap { $0.count == 4 ? Int($0[3]) : nil }.reduce(0, +) == 1, "one parent refresh")
+        let stored = try #require(try await store.load(key: derived.key))
+        #expect(stored.accessToken != first)
+        #expect(stored.derivation?.parentKey == "main")
     }
 }

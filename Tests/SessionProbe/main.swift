@@ -1,7 +1,8 @@
 // A helper process for the end-to-end tests: restores a session from a FileSessionStore, gets a
 // fresh access token (refreshing under the store's lock when needed) and calls the test server's
 // protected endpoint with it. Prints "ok" or the error; never a token. With --shared-items it is
-// the app or the widget of the shared-session test instead (SharedItemsProbe.swift).
+// the app or the widget of the shared-session test instead (SharedItemsProbe.swift); with
+// --derived, one process of the derived-session contention test (DerivedProbe.swift).
 //
 //   BearerSessionProbe <store folder> <key> <clock offset seconds> <protected URL>
 import Bearer
@@ -12,6 +13,9 @@ import Foundation
 #endif
 
 let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "--derived" {
+    exit(await DerivedProbe.run(Array(arguments.dropFirst(2))))
+}
 if arguments.count > 1, arguments[1] == "--shared-items" {
     exit(await SharedItemsProbe.run(Array(arguments.dropFirst(2))))
 }

@@ -2,7 +2,8 @@
 """An MCP authorization server and two MCP protected resources built from the MCP Python SDK's
 own server-side auth code (PyPI `mcp`, pinned in mcp-requirements.txt), for the end-to-end tests
 of Bearer's MCP authorization: discovery from a 401, dynamic client registration, Client ID
-Metadata Documents, RFC 8707 resource indicators, step-up, refresh and revocation.
+Metadata Documents, RFC 8707 resource indicators, step-up, refresh and revocation, and, opt-in,
+enterprise-managed authorization's identity-assertion grant (SEP-990; below).
 
 One process, four servers on free ports of 127.0.0.1. Prints the authorization server's base URL
 (http://127.0.0.1:PORT, which is also its issuer; http://localhost:PORT with --issuer-host
@@ -17,17 +18,23 @@ Authorization server (AS), http://127.0.0.1:PORT, from `create_auth_routes`:
                       ["mcp:read", "mcp:admin"], client_secret_post and client_secret_basic for
                       /token and /revoke, code_challenge_methods_supported ["S256"], and set here:
                       authorization_response_iss_parameter_supported true, and
-                      client_id_metadata_document_supported true with --cimd.
+                      client_id_metadata_document_supported true with --cimd. With the
+                      identity-assertion switches, the SDK's own additions: grant_types_supported
+                      gains urn:ietf:params:oauth:grant-type:jwt-bearer, and
+                      authorization_grant_profiles_supported is
+                      ["urn:ietf:params:oauth:grant-profile:id-jag"].
     GET|POST /authorize  the SDK's handler and the provider below: 302 to the redirect URI with
                       code and state, or with error (invalid_scope, invalid_target, ...). Every
                       302, error redirects included, also carries iss (RFC 9207).
-    POST /token       authorization_code (PKCE S256) and refresh_token grants.
+    POST /token       authorization_code (PKCE S256) and refresh_token grants; jwt-bearer with the
+                      identity-assertion switches.
     POST /register    RFC 7591 dynamic client registration, 201.
     POST /revoke      RFC 7009, 200 with an empty body. The SDK requires the client_secret field
                       even from a public client (an empty value will do).
   Harness routes:
     GET  /_harness    {"issuer", "resource": RS1's resource URL, "other_resource": RS2's,
-                      "documents": the documents host's base URL}
+                      "documents": the documents host's base URL}, and "identity_assertion_client_id"
+                      with the identity-assertion switches. Every value is a string.
     GET  /_harness/log  {"requests": [{"path", "method", "status", "grant_type", "resource",
                       "form_keys", "client_id"}, ...]}: every /authorize, /token, /register and
                       /revoke request, in order of arrival. form_keys: the sorted names of the
@@ -36,13 +43,15 @@ Authorization server (AS), http://127.0.0.1:PORT, from `create_auth_routes`:
                       null. Never a token, code, verifier or secret.
     DELETE /_harness/log  empties the log; {"requests": []}
     GET  /_harness/clients  {"count", "clients": [{"client_id", "client_name", "redirect_uris",
-                      "token_endpoint_auth_method", "scope"}, ...]}: the registered clients.
+                      "token_endpoint_auth_method", "scope"}, ...]}: the dynamically registered
+                      clients (not the identity-assertion client, which is pre-registered).
     PUT  /_harness/documents/NAME  stores the JSON body as the document NAME; 200 {"url"}.
 
 Protected resources RS1 and RS2, http://127.0.0.1:R, resource URL http://127.0.0.1:R/mcp:
     POST /mcp         `MCPServer`'s streamable HTTP endpoint (stateless, JSON answers), with one
                       tool, whoami; needs mcp:read.
-    GET  /mcp/whoami  {"client_id", "scopes", "resource"} of the access token; needs mcp:read.
+    GET  /mcp/whoami  {"client_id", "scopes", "resource"} of the access token, and "subject" (the
+                      ID-JAG's sub) for a token of the identity-assertion grant; needs mcp:read.
     GET  /mcp/admin   {"admin": true}; needs mcp:read and mcp:admin.
     GET  /.well-known/oauth-protected-resource/mcp  RFC 9728 metadata: {"resource",
                       "authorization_servers": [issuer], "scopes_supported": ["mcp:read"],
@@ -89,6 +98,50 @@ How the SDK (2.3.0) treats what the client sends:
     needs client_id only. With client_secret_basic, client_id is needed in the form too.
   - a client may ask only for scopes it registered (else a redirect with error=invalid_scope),
     and a refresh only for the refresh token's scopes.
+
+Identity assertions (SEP-990; draft-ietf-oauth-identity-assertion-authz-grant, "ID-JAG"), opt-in:
+    --identity-assertion-jwks URL               the identity provider's JWKS (fetched over HTTP)
+    --identity-assertion-issuer ISSUER          its issuer: the iss every ID-JAG must carry
+    --identity-assertion-client-secret-file PATH  the pre-registered client's secret (first line)
+    --identity-assertion-client-id ID           its client_id (default mcp-enterprise-client)
+    --identity-assertion-client-auth METHOD     client_secret_basic (default) or client_secret_post
+  The first three go together. The request: POST /token, grant_type=
+  urn:ietf:params:oauth:grant-type:jwt-bearer, assertion=<ID-JAG>, client_id (the SDK wants it in the
+  form even with Basic), optional scope and resource, and the client's secret.
+  What the SDK (2.3.0) does itself: the route (create_auth_routes(identity_assertion_enabled=True)),
+  the metadata above, parsing the request (JwtBearerRequest: a missing assertion is 400
+  invalid_request), client authentication (401 invalid_client), refusing a client whose
+  grant_types lack jwt-bearer (400 unsupported_grant_type) or that has no secret (400
+  unauthorized_client), refusing jwt-bearer in dynamic registration (400 invalid_client_metadata),
+  and calling the provider's exchange_identity_assertion(client, IdentityAssertionParams(assertion,
+  scopes, resource)). It verifies nothing of the assertion: its default hook refuses every one.
+  What the hook here adds (IdentityAssertion, Provider.exchange_identity_assertion), each refusal a
+  400 invalid_grant unless said otherwise, with an error_description naming the check:
+    - the JOSE header: typ oauth-id-jag+jwt (or application/oauth-id-jag+jwt, any case); alg ES256
+      or RS256 (anything else, HS256 and none included, refused);
+    - the key: a JWKS key with the header's kid (any compatible key without kid), of the alg's kty
+      (EC P-256 or RSA), with no other alg and a use of sig if it names them. The JWKS is fetched on
+      the first assertion and again once when no key fits (rotation); an unreachable JWKS is
+      invalid_grant too (the SDK's TokenError has no server_error);
+    - the signature (PyJWT and cryptography, already in the environment), then iss == ISSUER, aud
+      == this AS's issuer (or one of its values), exp not passed and iat/nbf not in the future
+      (no leeway), and the claims the draft requires present: iss, sub, aud, client_id, jti, exp,
+      iat;
+    - client_id == the authenticated client's; a jti never exchanged before (remembered until the
+      assertion's exp; an assertion refused for its resource or scope does not use up its jti);
+    - the audience of the token (RFC 8707; 400 invalid_target): the ID-JAG's resource claim (a
+      string, or an array from which the request's resource must pick one), else the request's
+      one resource parameter; a request's resource must be one the claim names; the result must be
+      RS1's or RS2's resource URL;
+    - the scopes (400 invalid_scope): the ID-JAG's scope claim, values this server does not know
+      left out (mcp:read without a claim); a requested scope must be among them; the token gets the
+      requested scopes, or all the ID-JAG's.
+  The answer: {"access_token", "token_type": "Bearer", "expires_in": --access-token-seconds,
+  "scope"}, an opaque token of the same kind as the other grants', bound to the resource and
+  carrying the ID-JAG's sub; no refresh token (the SDK's documented SHOULD NOT: the client gets a
+  new ID-JAG from its identity provider instead). /_harness/log records these requests like the
+  others (grant_type urn:ietf:params:oauth:grant-type:jwt-bearer; form_keys include "assertion").
+  mcp_identity_assertion_probe.py checks all of this.
 """
 import argparse
 import asyncio

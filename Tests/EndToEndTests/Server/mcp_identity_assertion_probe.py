@@ -103,7 +103,7 @@ def main():
         [sys.executable, os.path.join(HERE, "mcp_authorization.py"),
          "--identity-assertion-jwks", jwks_url, "--identity-assertion-issuer", IDP,
          "--identity-assertion-client-secret-file", secret_file],
-        stdout=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )
     try:
         issuer = server.stdout.readline().strip()
