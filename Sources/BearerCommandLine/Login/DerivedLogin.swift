@@ -55,14 +55,27 @@ enum DerivedLogin {
         let client = try ServerOptions.client(arguments, environment, command: "login")
         let parentKey = try await AccountList(store: profile.store, key: parentName).defaultAccount()?.key ?? parentName
         let scopes = arguments.value("scope").map(Scopes.parse) ?? metadata.scopesSupported ?? []
+        // The parent is restored with this configuration: a parent whose client signs assertions
+        // (--client-key-file at its login) signs them with its key file, now and at each refresh.
+        let parentState = try? profile.store.loadWithoutSuspending(key: parentKey)
+        let parentKeyFile = parentState.flatMap(ClientKeyFile.init(recordedIn:))
         var configuration = AuthSession.Configuration()
         configuration.idTokenSignatures.verifier = PlatformSignatureVerifier()
+        configuration.clientKeys = parentKeyFile
+        if let parentState { configuration.clientAssertionAudience = ClientKeyFile.audience(recordedIn: parentState) }
         let session = try await AuthSession.derive(
             .identityAssertion(from: parentKey, scopes: scopes), at: server,
-            as: Client(id: client.id, secret: client.secret, authentication: client.authentication),
+            // With its id in the body too, which the MCP SDK's servers require beside HTTP Basic.
+            as: Client(
+                id: client.id, secret: client.secret,
+                authentication: client.authentication ?? (client.secret == nil ? nil : .clientSecretBasic)),
             resource: resource, store: profile.store, key: profile.name, transport: environment.transport,
             clock: environment.clock, configuration: configuration)
-        let state = await session.state
+        var state = await session.state
+        if let parentKeyFile, let parentState {
+            parentKeyFile.record(audience: ClientKeyFile.audience(recordedIn: parentState), in: &state)
+            try await session.replace(with: state)
+        }
         let console = environment.console
         console.say(
             "Signed in to \(resource.description.printable) (profile \(profile.name)) through profile \(parentName)'s "
