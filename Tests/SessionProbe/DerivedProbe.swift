@@ -32,18 +32,9 @@ enum DerivedProbe {
                 print("error: no session")
                 return 1
             }
-            guard FileManager.default.createFile(atPath: arguments[4], contents: Data()) else {
-                print("error: cannot write \(arguments[4])")
+            if let failure = try await SharedItemsProbe.readyThenWait(ready: arguments[4], go: arguments[5]) {
+                print("error: \(failure)")
                 return 1
-            }
-            var waited = 0
-            while !FileManager.default.fileExists(atPath: arguments[5]) {
-                guard waited < 6_000 else {
-                    print("error: no go file")
-                    return 1
-                }
-                try await Task.sleep(for: .milliseconds(5))
-                waited += 1
             }
             let token = try await session.validAccessToken()
             let (exchanges, refreshes) = await transport.counts()

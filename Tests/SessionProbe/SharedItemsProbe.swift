@@ -33,18 +33,9 @@ enum SharedItemsProbe {
                 print("error: no session")
                 return 1
             }
-            guard FileManager.default.createFile(atPath: arguments[5], contents: Data()) else {
-                print("error: cannot write \(arguments[5])")
+            if let failure = try await readyThenWait(ready: arguments[5], go: arguments[6]) {
+                print("error: \(failure)")
                 return 1
-            }
-            var waited = 0
-            while !FileManager.default.fileExists(atPath: arguments[6]) {
-                guard waited < 6_000 else {
-                    print("error: no go file")
-                    return 1
-                }
-                try await Task.sleep(for: .milliseconds(5))
-                waited += 1
             }
             let token = try await session.validAccessToken()
             let (_, response) = try await session.data(for: URLRequest(url: resource))
@@ -58,6 +49,18 @@ enum SharedItemsProbe {
             print("error: \(error)")
             return 1
         }
+    }
+
+    /// Writes the `ready` file, then waits up to 30 s for the `go` file.
+    ///
+    /// - Returns: What went wrong, or `nil` once the go file is there.
+    static func readyThenWait(ready: String, go: String) async throws -> String? {
+        guard FileManager.default.createFile(atPath: ready, contents: Data()) else { return "cannot write \(ready)" }
+        for _ in 0..<6_000 {
+            if FileManager.default.fileExists(atPath: go) { return nil }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return "no go file"
     }
 
     /// The first 16 hex digits of the SHA-256 of `token`: enough to compare, nothing to reuse.

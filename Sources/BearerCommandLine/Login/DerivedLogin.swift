@@ -16,7 +16,8 @@ enum DerivedLogin {
         guard let url = URL(string: target), url.scheme != nil, url.host != nil else {
             throw UsageError("\(target) is not an absolute URL.", command: "login")
         }
-        for option in ["device", "google", "dpop", "no-browser", "client-key-file"] where arguments.has(option) {
+        for option in ["device", "google", "dpop", "no-browser", "client-key-file"]
+        where arguments.has(option) || arguments.value(option) != nil {
             throw UsageError(
                 "--via makes the resource's session from profile \(parentName)'s sign-in, without a browser; give "
                     + "it without --\(option).", command: "login")

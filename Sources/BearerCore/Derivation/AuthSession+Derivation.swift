@@ -87,7 +87,8 @@ extension AuthSession {
         do {
             try derivation.check(derivedKey: key)
             let state = try await store.withExclusiveAccess(to: key) { access in
-                if let stored = try await access.load(), stored.derivation == derivation, stored.canAuthorize,
+                let stored = try await access.load()
+                if let stored, stored.derivation == derivation, stored.canAuthorize,
                     stored.server.issuer == server.issuer, stored.client == client, stored.resource == resource
                 {
                     return stored
@@ -99,7 +100,7 @@ extension AuthSession {
                 let derived = try await serverClient.derivedState(
                     derivation, at: server, as: client, resource: resource, from: parent)
                 do {
-                    try await access.save(derived, replacing: try await access.load())
+                    try await access.save(derived, replacing: stored)
                 } catch {
                     _ = await serverClient.revokeEveryToken(of: derived)
                     throw error

@@ -92,6 +92,7 @@ struct LoginViaTests {
             ["login", "https://mcp.example.com/mcp", "--via", "work"],
             ["login", "https://mcp.example.com/mcp", "--via", "work", "--client-id", "c", "--profile", "work"],
             ["login", "https://mcp.example.com/mcp", "--via", "work", "--client-id", "c", "--device"],
+            ["login", "https://mcp.example.com/mcp", "--via", "work", "--client-id", "c", "--client-key-file", "/k"],
             ["login", "--profile", "work+derived-0123456789abcdef", "https://mcp.example.com/mcp"],
         ] {
             let (status, output) = await fixture.run(arguments)
