@@ -11,7 +11,9 @@ extension SharedPostgresServer {
         "PostgresSessionStore: one lock per session, fair and cancellable waits",
         .enabled(if: PostgresTestServer.isInstalled, PostgresTestServer.skipReason))
     struct PostgresLockIdentityTests {
-        private static func store(_ table: String, poolSize: Int = 4, lockTimeout: Duration = .seconds(10)) throws
+        private static func store(
+            _ table: String, poolSize: Int = 4, lockTimeout: Duration = StoreFixtures.patientLockTimeout
+        ) throws
             -> PostgresSessionStore
         {
             try PostgresSessionStore(
@@ -96,7 +98,8 @@ extension SharedPostgresServer {
         @Test("Tasks waiting for one busy key take turns without filling the pool: other keys' loads go on")
         func hotKeyDoesNotStarveOthers() async throws {
             let table = StoreFixtures.uniqueTable()
-            let store = try await StoreFixtures.store(table: table, poolSize: 2, lockTimeout: .seconds(10))
+            let store = try await StoreFixtures.store(
+                table: table, poolSize: 2, lockTimeout: StoreFixtures.patientLockTimeout)
             try await store.save(StoreFixtures.state(), key: "other")
             let order = Recorder<String>()
             try await withThrowingTaskGroup(of: Void.self) { group in

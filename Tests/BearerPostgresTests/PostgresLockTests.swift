@@ -11,8 +11,9 @@ extension SharedPostgresServer {
         "PostgresSessionStore: exclusive access across connections",
         .enabled(if: PostgresTestServer.isInstalled, PostgresTestServer.skipReason))
     struct PostgresLockTests {
-        private static func peer(of table: String, lockTimeout: Duration = .seconds(10)) throws -> PostgresSessionStore
-        {
+        private static func peer(
+            of table: String, lockTimeout: Duration = StoreFixtures.patientLockTimeout
+        ) throws -> PostgresSessionStore {
             try PostgresSessionStore(
                 connectionString: try PostgresTestServer.running.connectionString, table: table,
                 lockTimeout: lockTimeout)
@@ -49,7 +50,8 @@ extension SharedPostgresServer {
         func bodiesExcludeEachOther() async throws {
             let table = StoreFixtures.uniqueTable()
             let stores =
-                [try await StoreFixtures.store(table: table)] + (try (0..<3).map { _ in try Self.peer(of: table) })
+                [try await StoreFixtures.store(table: table, lockTimeout: StoreFixtures.patientLockTimeout)]
+                + (try (0..<3).map { _ in try Self.peer(of: table) })
             let events = Recorder<String>()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, store) in stores.enumerated() {

@@ -29,7 +29,7 @@ extension DPoPEndToEndTests {
         func wholeTool() async throws {
             let tool = BearerTool()
             defer { tool.cleanUp() }
-            let resource = try DPoPResource()
+            let resource = try await DPoPResource()
             let login = try await login(tool, port: 18176)
             try #require(login.status == 0, "login failed: \(login.stderr)")
             let state = try #require(try await tool.store.load(key: "default"))

@@ -55,18 +55,15 @@ extension DPoPEndToEndTests {
         }
 
         /// Runs `Server/glewlwyd/configure.py rotate-key` against the instance.
-        static func rotateSigningKey() throws {
+        static func rotateSigningKey() async throws {
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("Server/glewlwyd/configure.py")
             let base = try Glewlwyd.url("").absoluteString
-            let process = Process()
-            process.executableURL = URL(
+            let python = URL(
                 fileURLWithPath: ProcessInfo.processInfo.environment["BEARER_GLEWLWYD_PYTHON"] ?? "/usr/bin/python3")
-            process.arguments = [script.path, "rotate-key", base, instance]
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0, "configure.py rotate-key failed")
+            let result = await (try ChildProcess(python, arguments: [script.path, "rotate-key", base, instance]))
+                .finish()
+            try #require(result.status == 0, "configure.py rotate-key failed: \(result.stderr)")
         }
 
         @Test(
@@ -146,7 +143,7 @@ extension DPoPEndToEndTests {
             let oldKey = try #require(Self.idTokenKeyID(await first.state))
             #expect(await transport.exchanges(toPathEnding: "/jwks").count == 1)
 
-            try Self.rotateSigningKey()
+            try await Self.rotateSigningKey()
             // A clock past the refetch interval, so an unknown kid may fetch the set again.
             let later = WallClock { Date().addingTimeInterval(ServerKeyCache.minimumRefetchInterval + 1) }
             let second = try await AuthSession.signIn(

@@ -121,7 +121,7 @@ struct DPoPEndToEndTests {
 
     @Test("data(for:) proofs pass the independent verifier: signature, htm, htu, ath, jti, iat, jkt, nonce")
     func independentVerifier() async throws {
-        let resource = try DPoPResource()
+        let resource = try await DPoPResource()
         let session = try await signIn(port: 18174)
         let key = try #require(await session.state.dpopKey)
         let first = try await session.data(for: TransportRequest(url: try resource.url("/resource/items?page=1")))

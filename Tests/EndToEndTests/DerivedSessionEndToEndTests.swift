@@ -15,8 +15,8 @@ final class DerivedSessionEndToEndTests {
 
     let script: ServerScript
 
-    init() throws {
-        script = try ServerScript(
+    init() async throws {
+        script = try await ServerScript(
             "idpyoidc/server.py", python: try Idpyoidc.interpreter(),
             arguments: ["--fill-outer-parameters", "--issue-refresh", "--token-exchange", "--issue-id-jag"])
     }
@@ -159,7 +159,7 @@ final class DerivedSessionEndToEndTests {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(FileManager.default.createFile(atPath: go, contents: Data()))
-        let outputs = processes.map { $0.waitForOutput() }
+        let outputs = try await ProbeProcess.outputs(of: processes)
         let lines = outputs.map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ") }
         for (output, line) in zip(outputs, lines) {
             #expect(output.status == 0 && line.first == "ok" && line.count == 4, "\(output.text)")

@@ -20,7 +20,7 @@ import Testing
 final class EnterpriseSignInEndToEndTests {
     @Test("An ID-JAG from alice's sign-in gives an MCP session, made again from a new ID-JAG when refreshed")
     func enterpriseSignIn() async throws {
-        let idp = try ServerScript(
+        let idp = try await ServerScript(
             "idpyoidc/server.py", python: try Idpyoidc.interpreter(),
             arguments: ["--fill-outer-parameters", "--issue-refresh", "--token-exchange", "--issue-id-jag"])
         defer { idp.stop() }

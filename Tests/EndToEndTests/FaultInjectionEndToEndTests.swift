@@ -39,7 +39,7 @@ struct FaultInjectionEndToEndTests {
 
     @Test("Each fault: typed error, session file unchanged, and the next call succeeds", arguments: faults)
     func fault(_ fault: Fault) async throws {
-        let server = try FaultServer()
+        let server = try await FaultServer()
         let tool = BearerTool(timeout: 2)
         defer {
             tool.cleanUp()
@@ -73,7 +73,7 @@ struct FaultInjectionEndToEndTests {
 
     @Test("SIGKILL at random moments during refresh never leaves an unreadable file or a lost refresh token")
     func killDuringRefresh() async throws {
-        let server = try FaultServer()
+        let server = try await FaultServer()
         let tool = BearerTool()
         defer {
             tool.cleanUp()
@@ -99,7 +99,7 @@ struct FaultInjectionEndToEndTests {
 
     @Test("A lock file removed while a slow refresh is out: a second bearer token waits, one refresh, grant kept")
     func lockFileRemovedDuringRefresh() async throws {
-        let server = try FaultServer()
+        let server = try await FaultServer()
         let tool = BearerTool()
         defer {
             tool.cleanUp()

@@ -81,8 +81,8 @@ struct DirectRedirectAgent: AuthorizationAgent {
 final class IdpyoidcEndToEndTests {
     let script: ServerScript
 
-    init() throws {
-        script = try ServerScript(
+    init() async throws {
+        script = try await ServerScript(
             "idpyoidc/server.py", python: try Idpyoidc.interpreter(),
             arguments: ["--fill-outer-parameters", "--issue-refresh"])
     }

@@ -63,7 +63,7 @@ struct SessionEndToEndTests {
             let processes = try (0..<4).map { _ in
                 try ProbeProcess(probe, arguments: [directory.path, "shared", offset, resource])
             }
-            let outputs = processes.map { $0.waitForOutput() }
+            let outputs = try await ProbeProcess.outputs(of: processes)
             for output in outputs {
                 #expect(output.status == 0 && output.text.hasPrefix("ok"), "round \(round): \(output.text)")
             }

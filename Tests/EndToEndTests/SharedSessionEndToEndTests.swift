@@ -46,7 +46,7 @@ struct SharedSessionEndToEndTests {
         // Both have restored the stale session before either asks for a token.
         try await waitUntil { ready.allSatisfy { FileManager.default.fileExists(atPath: $0) } }
         #expect(FileManager.default.createFile(atPath: go, contents: Data()))
-        let outputs = processes.map { $0.waitForOutput() }
+        let outputs = try await ProbeProcess.outputs(of: processes)
 
         for (role, output) in zip(["app", "widget"], outputs) {
             #expect(output.status == 0 && output.text.hasPrefix("ok "), "\(role): \(output.text)")

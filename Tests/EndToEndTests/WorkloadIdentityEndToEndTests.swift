@@ -33,7 +33,7 @@ final class WorkloadIdentityEndToEndTests {
         ]
         let jwksFile = root.appendingPathComponent("jwks.json")
         try JSONEncoder().encode(jwks).write(to: jwksFile)
-        sts = try ServerScript(
+        sts = try await ServerScript(
             "google_sts.py", python: URL(fileURLWithPath: "/usr/bin/python3"),
             arguments: [
                 "--trust-jwks-file", jwksFile.path, "--subject-issuer", Self.issuer, "--audience", Self.audience,

@@ -42,6 +42,11 @@ enum StoreFixtures {
         "sessions_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
     }
 
+    /// The lock timeout of stores whose tests are about turns and exclusion, not about how long a
+    /// wait may last: long enough that only a lock never given back exhausts it, however loaded the
+    /// machine running every suite at once is.
+    static let patientLockTimeout: Duration = .seconds(120)
+
     /// A store on the suite's server with a table of its own, its schema prepared.
     static func store(
         table: String? = nil, poolSize: Int = 2, lockTimeout: Duration = .seconds(10),

@@ -18,8 +18,8 @@ final class DPoPResource: Sendable {
     /// Debian's python3, whose python3-cryptography the verifier uses.
     static let python = URL(fileURLWithPath: "/usr/bin/python3")
 
-    init(arguments: [String] = []) throws {
-        script = try ServerScript("dpop_resource.py", python: Self.python, arguments: arguments)
+    init(arguments: [String] = []) async throws {
+        script = try await ServerScript("dpop_resource.py", python: Self.python, arguments: arguments)
     }
 
     /// A resource URL under `/resource`.

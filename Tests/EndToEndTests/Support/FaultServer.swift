@@ -14,8 +14,8 @@ final class FaultServer: Sendable {
     /// The server's base URL.
     var base: URL { script.base }
 
-    init() throws {
-        script = try ServerScript("fault_server.py")
+    init() async throws {
+        script = try await ServerScript("fault_server.py")
     }
 
     /// Stops the server process.

@@ -36,7 +36,7 @@ final class MCPAuthorization: Sendable {
     /// Starts the harness with `arguments` (`--cimd`, `--access-token-seconds N`).
     init(arguments: [String] = []) async throws {
         let python: URL = try #require(Self.python)
-        script = try ServerScript("mcp_authorization.py", python: python, arguments: arguments)
+        script = try await ServerScript("mcp_authorization.py", python: python, arguments: arguments)
         let (data, _) = try await TestServer.transport.send(
             URLRequest(url: script.base.appendingPathComponent("_harness")))
         let fields = try JSONDecoder().decode([String: String].self, from: data)

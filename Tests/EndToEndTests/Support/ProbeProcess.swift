@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// A running BearerSessionProbe process (see Tests/SessionProbe).
-struct ProbeProcess {
+struct ProbeProcess: @unchecked Sendable {
+    // Unchecked: where `Process` is not Sendable; it is started in `init` and only waited for afterwards.
     private let process = Process()
     private let output = Pipe()
 
@@ -19,10 +20,20 @@ struct ProbeProcess {
         try process.run()
     }
 
-    func waitForOutput() -> (status: Int32, text: String) {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Waits, on a thread of its own, for the probe to end; returns its status and output.
+    func waitForOutput() async throws -> (status: Int32, text: String) {
+        try await onOwnThread {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// Waits for every probe of `probes`, in order.
+    static func outputs(of probes: [ProbeProcess]) async throws -> [(status: Int32, text: String)] {
+        var outputs: [(status: Int32, text: String)] = []
+        for probe in probes { outputs.append(try await probe.waitForOutput()) }
+        return outputs
     }
 }
 

@@ -15,13 +15,13 @@ final class ServerScript: @unchecked Sendable {
     let base: URL
     private let process = Process()
 
-    /// Starts `Server/<name>` with `python`, and waits for its URL.
+    /// Starts `Server/<name>` with `python`, and waits for its URL (on a thread of its own).
     ///
     /// - Parameters:
     ///   - name: The script's file name in `Server/`.
     ///   - python: The interpreter; `python3` on `PATH` unless given.
     ///   - arguments: The script's arguments.
-    init(_ name: String, python: URL? = nil, arguments: [String] = []) throws {
+    init(_ name: String, python: URL? = nil, arguments: [String] = []) async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Server/\(name)")
         if let python {
@@ -35,11 +35,15 @@ final class ServerScript: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        let reading = output.fileHandleForReading
+        let line = try await onOwnThread {
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            return line
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         base = try #require(URL(string: text), "\(name) printed its URL")
