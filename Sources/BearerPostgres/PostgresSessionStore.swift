@@ -49,7 +49,9 @@ public struct PostgresSessionStore: SessionStore {
     /// The owner this store writes into the leases it takes: one per store, so that a store whose
     /// save failed takes its own lease over on its next call (its tasks take turns in ``turns``).
     let owner: String
-    private let poolID: ObjectIdentifier
+    /// Whether this copy opens a connection beyond the pool's size when none is free: the copy a
+    /// lock's holder reaches other keys through (``Access/storeForOtherKeys``).
+    private(set) var opensBeyondPool = false
 
     /// Creates a store; no connection is opened until the first call.
     ///
@@ -64,7 +66,9 @@ public struct PostgresSessionStore: SessionStore {
     ///   - table: The table's name, optionally schema-qualified: lower-case letters, digits and
     ///     `_` (`auth.bearer_sessions`), or double-quoted (`"Auth"."Sessions"`); reserved words are
     ///     fine. Every spelling of one table shares its locks.
-    ///   - poolSize: How many connections the store opens at most (4 by default).
+    ///   - poolSize: How many connections the store opens at most (4 by default), besides one for
+    ///     each lock's holder that reaches another key at once (a derived session's parent, see
+    ///     ``Access/storeForOtherKeys``), closed when it is given back.
     ///   - lockTimeout: How long a call waits for a session's lock or for a free connection, in
     ///     total (10 s by default). A token request under the lock is given up when the holder's
     ///     lease, renewed every quarter of this, could not be renewed for this long.
@@ -91,7 +95,15 @@ public struct PostgresSessionStore: SessionStore {
         self.statements = StoreStatements(table: tableName)
         self.turns = AsyncKeyedLock()
         self.owner = UUID().uuidString
-        self.poolID = ObjectIdentifier(pool)
+    }
+
+    /// This store, sharing its pool, turns and leases, but opening a connection beyond the pool's
+    /// size rather than waiting when none is free; each such connection is closed when it is
+    /// given back.
+    func openingBeyondPool() -> PostgresSessionStore {
+        var store = self
+        store.opensBeyondPool = true
+        return store
     }
 
     /// Reads the session saved under `key`.
@@ -186,7 +198,7 @@ public struct PostgresSessionStore: SessionStore {
         stoppingOnCancellation: Bool = false,
         _ work: @escaping @Sendable (PostgresConnection) throws -> Value
     ) async throws -> Value {
-        let connection = try await pool.checkOut()
+        let connection = try await pool.checkOut(beyondSize: opensBeyondPool)
         do {
             let value = try await connection.run(.reconnecting, stoppingOnCancellation: stoppingOnCancellation, work)
             pool.checkIn(connection)

@@ -93,7 +93,8 @@ extension AuthSession {
                 {
                     return stored
                 }
-                let parent = try await parentSession(of: derivation, in: store, transport, clock, configuration)
+                let parent = try await parentSession(
+                    of: derivation, in: access.storeForOtherKeys ?? store, transport, clock, configuration)
                 let serverClient = AuthorizationServerClient(
                     transport: transport, clock: clock, configuration: configuration
                 ).bounded(by: access)
@@ -115,7 +116,8 @@ extension AuthSession {
         }
     }
 
-    /// The parent of `derivation`, restored from `store`.
+    /// The parent of `derivation`, restored from `store`: under a derived key's lock, the store
+    /// its access names for other keys (``ExclusiveSessionAccess/storeForOtherKeys``).
     ///
     /// - Throws: ``BearerError/Kind/signInRequired`` when no session is saved under its key.
     /// - Returns: The parent; `nil` for a recipe without one (a workload token).
@@ -149,7 +151,8 @@ extension AuthSession {
                 // The derived grant has ended; the parent makes a new one.
             }
         }
-        let parent = try await Self.parentSession(of: derivation, in: store, transport, clock, configuration)
+        let parent = try await Self.parentSession(
+            of: derivation, in: access.storeForOtherKeys ?? store, transport, clock, configuration)
         return try await serverClient.derivedState(
             derivation, at: state.server, as: state.client, resource: state.resource, from: parent)
     }

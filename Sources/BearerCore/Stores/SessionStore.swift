@@ -112,6 +112,12 @@ public protocol ExclusiveSessionAccess: Sendable {
     /// refreshes with the same token meanwhile. `nil` (the default) when the lock lasts until
     /// the body returns.
     var exchangeDeadline: ContinuousClock.Instant? { get }
+
+    /// The store through which the body reaches the sessions of other keys while it holds this
+    /// lock, as a derived session does its parent's (loaded, and refreshed under the parent's own
+    /// lock): one that never waits for what this lock holds, such as the PostgreSQL store's
+    /// connection. `nil` (the default) when the store itself waits for nothing of the kind.
+    var storeForOtherKeys: (any SessionStore)? { get }
 }
 
 extension ExclusiveSessionAccess {
@@ -127,6 +133,9 @@ extension ExclusiveSessionAccess {
 
     /// `nil`: the lock lasts until the body returns.
     public var exchangeDeadline: ContinuousClock.Instant? { nil }
+
+    /// `nil`: other keys' sessions are reached through the store itself.
+    public var storeForOtherKeys: (any SessionStore)? { nil }
 }
 
 extension SessionStore {

@@ -40,17 +40,24 @@ final class ConnectionPool: @unchecked Sendable {
         case closed
     }
 
-    /// Takes a free connection, opening a new place when the pool is not full, or waits in turn.
+    /// Takes a free connection, opening a new place when the pool is not full (or when
+    /// `beyondSize`), or waits in turn.
     ///
-    /// - Parameter deadline: When to stop waiting; `waitTimeout` from now when `nil`.
+    /// - Parameters:
+    ///   - deadline: When to stop waiting; `waitTimeout` from now when `nil`.
+    ///   - beyondSize: Whether to open a place beyond the pool's size rather than wait, for a
+    ///     caller that holds one of its places already (a lock's holder reaching another key);
+    ///     such a place is closed when it comes back with no waiter to take it.
     /// - Throws: ``PostgresSessionStoreError/Kind/poolTimeout`` at the deadline,
     ///   ``PostgresSessionStoreError/Kind/closed`` after ``close()``, `CancellationError` when the
     ///   calling task is cancelled while it waits (it then leaves the queue at once).
-    func checkOut(until deadline: ContinuousClock.Instant? = nil) async throws -> PooledConnection {
+    func checkOut(until deadline: ContinuousClock.Instant? = nil, beyondSize: Bool = false) async throws
+        -> PooledConnection
+    {
         let decision: Decision = lock.withLock {
             if state.isClosed { return .closed }
             if let connection = state.idle.popLast() { return .take(connection) }
-            if state.created < size {
+            if state.created < size || beyondSize {
                 state.created += 1
                 return .open
             }
@@ -100,17 +107,22 @@ final class ConnectionPool: @unchecked Sendable {
         }
     }
 
-    /// Returns a connection to the pool, handing it to the longest waiter if there is one.
+    /// Returns a connection to the pool, handing it to the longest waiter if there is one; one
+    /// the pool has beyond its size, with no waiter, is closed.
     func checkIn(_ connection: PooledConnection) {
-        let (waiter, isClosed): (Waiter?, Bool) = lock.withLock {
+        let (waiter, closes): (Waiter?, Bool) = lock.withLock {
             if state.isClosed { return (nil, true) }
             if state.waiters.isEmpty {
+                if state.created > size {
+                    state.created -= 1
+                    return (nil, true)
+                }
                 state.idle.append(connection)
                 return (nil, false)
             }
             return (state.waiters.removeFirst(), false)
         }
-        if isClosed {
+        if closes {
             Task { await connection.close() }
         } else {
             waiter?.continuation.resume(returning: connection)

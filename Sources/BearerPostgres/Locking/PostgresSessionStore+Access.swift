@@ -65,5 +65,11 @@ extension PostgresSessionStore {
 
         /// When the lease ends, as far as the holder knows: each confirmed renewal moves it on.
         public var exchangeDeadline: ContinuousClock.Instant? { held.leaseEnd }
+
+        /// This store, opening a connection beyond its pool when none is free: the body holds
+        /// one of the pool's connections with this lock, so other keys' loads and locks (a derived
+        /// session's parent) must not wait for one, or a full pool of such holders would wait for
+        /// itself until the lock timeout.
+        public var storeForOtherKeys: (any SessionStore)? { store.openingBeyondPool() }
     }
 }

@@ -57,11 +57,12 @@ extension PostgresSessionStore {
         _ key: String, until deadline: ContinuousClock.Instant, timeout: @escaping @Sendable () -> any Error
     ) async throws -> HeldLock {
         let (statements, table, owner, lease) = (self.statements.lock, tableName.sql, self.owner, leaseInterval)
+        let opensBeyondPool = self.opensBeyondPool
         let usualTimeout = String(Self.milliseconds(lockTimeout))
         var pause = Duration.milliseconds(5)
         while true {
             try Task.checkCancellation()
-            let place = try await pool.checkOut(until: deadline)
+            let place = try await pool.checkOut(until: deadline, beyondSize: opensBeyondPool)
             // A lock nobody holds is granted at once, however little of the wait is left.
             let left = max(1, Self.milliseconds(ContinuousClock.now.duration(to: deadline)))
             let sent = ContinuousClock.now
