@@ -97,9 +97,9 @@ public struct PostgresSessionStore: SessionStore {
         self.owner = UUID().uuidString
     }
 
-    /// This store, sharing its pool, turns and leases, but opening a connection beyond the pool's
-    /// size rather than waiting when none is free; each such connection is closed when it is
-    /// given back.
+    /// This store, sharing its pool and leases, but opening a connection beyond the pool's size
+    /// rather than waiting when none is free (each such connection is closed when it is given
+    /// back), and taking no turn for a key before its lock.
     func openingBeyondPool() -> PostgresSessionStore {
         var store = self
         store.opensBeyondPool = true
@@ -170,20 +170,33 @@ public struct PostgresSessionStore: SessionStore {
         _ body: @Sendable (_ access: Access) async throws -> Result
     ) async throws -> Result {
         let deadline = ContinuousClock.now + lockTimeout
+        // A lock's holder reaching another key takes no turn: a task of this store may hold that
+        // key's turn while it waits for the connection the holder has, and the holder would wait
+        // behind it. It waits in PostgreSQL's queue alone, which excludes it just as well.
+        if opensBeyondPool { return try await holdingLock(key, until: deadline, body) }
         return try await turns.withLock(key, until: deadline, timeout: lockTimeoutError) {
-            let held = try await acquire(key, until: deadline)
-            let renewal = Task { await renewLease(held) }
-            let outcome: Swift.Result<Result, any Error>
-            do {
-                outcome = .success(try await body(Access(store: self, held: held)))
-            } catch {
-                outcome = .failure(error)
-            }
-            renewal.cancel()
-            await renewal.value
-            await release(held)
-            return try outcome.get()
+            try await holdingLock(key, until: deadline, body)
         }
+    }
+
+    /// Takes the lock of `key` and its lease, runs `body` while renewing the lease, and gives
+    /// both back.
+    private func holdingLock<Result: Sendable>(
+        _ key: String, until deadline: ContinuousClock.Instant,
+        _ body: @Sendable (_ access: Access) async throws -> Result
+    ) async throws -> Result {
+        let held = try await acquire(key, until: deadline)
+        let renewal = Task { await renewLease(held) }
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await body(Access(store: self, held: held)))
+        } catch {
+            outcome = .failure(error)
+        }
+        renewal.cancel()
+        await renewal.value
+        await release(held)
+        return try outcome.get()
     }
 
     /// Closes the store's connections (those in use once they are returned); later calls fail

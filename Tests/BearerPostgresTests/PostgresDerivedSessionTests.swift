@@ -54,7 +54,7 @@ extension SharedPostgresServer {
         }
 
         @Test(
-            "A pool of one derives from a parent it must refresh first: the parent's load and lock take no turn behind the derived key's connection"
+            "A pool of one derives from a parent it must refresh first: the parent's load and lock do not wait for the derived key's connection"
         )
         func poolOfOne() async throws {
             let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .seconds(20))
@@ -68,6 +68,35 @@ extension SharedPostgresServer {
             #expect(try await store.load(key: "main")?.refreshToken == RefreshToken("rt-2"))
             #expect(try await store.load(key: session.key)?.accessToken == AccessToken("billing-1"))
             #expect(Self.openedConnections(of: store) == 1, "those opened for the parent were closed")
+            await store.close()
+        }
+
+        @Test(
+            "A holder reaching another key takes no turn behind a task of its store waiting for the holder's connection"
+        )
+        func otherKeyTakesNoTurn() async throws {
+            let store = try await StoreFixtures.store(poolSize: 1, lockTimeout: .seconds(20))
+            let order = Recorder<String>()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await store.withExclusiveAccess(to: "main+derived-1") { access in
+                        order.record("holding")
+                        // Another task takes the turn of "main" and waits for this lock's connection.
+                        while !order.all.contains("waiting") { try await Task.sleep(for: .milliseconds(10)) }
+                        try await Task.sleep(for: .milliseconds(200))
+                        let other = try #require(access.storeForOtherKeys)
+                        try await other.withExclusiveAccess(to: "main") { _ in order.record("holder reached main") }
+                    }
+                }
+                while order.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+                group.addTask {
+                    order.record("waiting")
+                    try await store.withExclusiveAccess(to: "main") { _ in order.record("task took main") }
+                }
+                try await group.waitForAll()
+            }
+            #expect(order.all == ["holding", "waiting", "holder reached main", "task took main"])
+            #expect(Self.openedConnections(of: store) == 1)
             await store.close()
         }
 

@@ -73,7 +73,7 @@ extension SharedPostgresServer {
         @Test("Two keys whose 32-bit hashes collide have locks of their own, and one task can hold both")
         func collidingKeysDoNotShareLock() async throws {
             let raw = try RawSQL(try PostgresTestServer.running.connectionString)
-            let pair = try raw.query(
+            let pair = try await raw.slowQuery(
                 """
                 SELECT string_agg(key, ',') FROM (SELECT 'user-' || n AS key FROM generate_series(0, 999999) AS n) AS keys
                 GROUP BY hashtext(key) HAVING count(*) > 1 LIMIT 1

@@ -116,7 +116,8 @@ public protocol ExclusiveSessionAccess: Sendable {
     /// The store through which the body reaches the sessions of other keys while it holds this
     /// lock, as a derived session does its parent's (loaded, and refreshed under the parent's own
     /// lock): one that never waits for what this lock holds, such as the PostgreSQL store's
-    /// connection. `nil` (the default) when the store itself waits for nothing of the kind.
+    /// connection. `nil` (the default) when the store itself waits for nothing of the kind. A
+    /// store that wraps another forwards its inner access's store, wrapped as itself.
     var storeForOtherKeys: (any SessionStore)? { get }
 }
 

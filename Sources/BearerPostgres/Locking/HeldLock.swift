@@ -10,16 +10,12 @@
 ///
 /// (`@unchecked`: `state` is touched only while holding `lock`.)
 final class HeldLock: @unchecked Sendable {
-    /// The store's pool, which tells one store's locks from another's in ``current``.
-    let pool: ObjectIdentifier
     /// The session's key.
     let key: String
     /// The pool place whose connection took the lock.
     let place: PooledConnection
     /// Which of the place's connections took the lock (``PostgresConnection/serial``).
     let serial: Int
-    /// When OAuth exchanges under this lock must have been answered: the lease's end as far as
-    /// the holder knows, moved each time the lease is renewed.
 
     private struct State {
         var isLeased: Bool
@@ -38,10 +34,8 @@ final class HeldLock: @unchecked Sendable {
     private var state: State
 
     init(
-        pool: ObjectIdentifier, key: String, place: PooledConnection, serial: Int, isLeased: Bool,
-        leaseEnd: ContinuousClock.Instant
+        key: String, place: PooledConnection, serial: Int, isLeased: Bool, leaseEnd: ContinuousClock.Instant
     ) {
-        self.pool = pool
         self.key = key
         self.place = place
         self.serial = serial

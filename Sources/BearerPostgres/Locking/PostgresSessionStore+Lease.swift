@@ -60,9 +60,19 @@ extension PostgresSessionStore {
         let opensBeyondPool = self.opensBeyondPool
         let usualTimeout = String(Self.milliseconds(lockTimeout))
         var pause = Duration.milliseconds(5)
+        // A place beyond the pool kept between two looks at a lease (given back, it would be closed).
+        var kept: PooledConnection?
         while true {
-            try Task.checkCancellation()
-            let place = try await pool.checkOut(until: deadline, beyondSize: opensBeyondPool)
+            if Task.isCancelled {
+                if let kept { pool.checkIn(kept) }
+                throw CancellationError()
+            }
+            let place: PooledConnection
+            if let reused = kept {
+                (place, kept) = (reused, nil)
+            } else {
+                place = try await pool.checkOut(until: deadline, beyondSize: opensBeyondPool)
+            }
             // A lock nobody holds is granted at once, however little of the wait is left.
             let left = max(1, Self.milliseconds(ContinuousClock.now.duration(to: deadline)))
             let sent = ContinuousClock.now
@@ -112,13 +122,21 @@ extension PostgresSessionStore {
             }
             if outcome.locked {
                 return HeldLock(
-                    pool: ObjectIdentifier(pool), key: key, place: place, serial: outcome.serial,
+                    key: key, place: place, serial: outcome.serial,
                     isLeased: outcome.leased, leaseEnd: sent + lockTimeout)
             }
             // Leased by a holder whose connection broke: no queue to wait in, so look again soon.
-            pool.checkIn(place)
-            guard ContinuousClock.now + pause < deadline else { throw timeout() }
-            try await Task.sleep(for: pause)
+            let looksAgain = ContinuousClock.now + pause < deadline
+            let keeps = looksAgain && opensBeyondPool
+            if !keeps { pool.checkIn(place) }
+            guard looksAgain else { throw timeout() }
+            do {
+                try await Task.sleep(for: pause)
+            } catch {
+                if keeps { pool.checkIn(place) }
+                throw error
+            }
+            if keeps { kept = place }
             pause = min(pause * 2, .milliseconds(100))
         }
     }

@@ -29,6 +29,14 @@ final class RawSQL: @unchecked Sendable {
         }
     }
 
+    /// Runs `sql`, a query that takes long, as ``query(_:)`` does but on a thread of its own,
+    /// so the suites running meanwhile keep the cooperative pool.
+    func slowQuery(_ sql: String) async throws -> [String?] {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String?], any Error>) in
+            Thread { continuation.resume(with: Result { try self.query(sql) }) }.start()
+        }
+    }
+
     /// Ends the server connection holding the store's lock of `key` in `table`, as a restart or
     /// a network failure would; returns how many connections were ended.
     func terminateLockHolder(table: String, key: String) throws -> Int {

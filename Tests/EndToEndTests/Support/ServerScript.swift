@@ -35,18 +35,31 @@ final class ServerScript: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let reading = output.fileHandleForReading
-        let line = try await onOwnThread {
-            var line = Data()
-            while !line.contains(UInt8(ascii: "\n")) {
-                let chunk = reading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            return line
+        let pid = process.processIdentifier
+        // A script that prints no line in time is killed, which ends the read.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(120))
+            kill(pid, SIGKILL)
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        base = try #require(URL(string: text), "\(name) printed its URL")
+        defer { watchdog.cancel() }
+        let reading = output.fileHandleForReading
+        do {
+            let line = try await onOwnThread {
+                var line = Data()
+                while !line.contains(UInt8(ascii: "\n")) {
+                    let chunk = reading.availableData
+                    if chunk.isEmpty { break }
+                    line.append(chunk)
+                }
+                return line
+            }
+            let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            base = try #require(URL(string: text), "\(name) printed its URL")
+        } catch {
+            // No instance to stop it later: `deinit` runs only for one that was made.
+            kill(pid, SIGKILL)
+            throw error
+        }
     }
 
     deinit {
