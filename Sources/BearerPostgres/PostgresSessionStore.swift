@@ -50,7 +50,7 @@ public struct PostgresSessionStore: SessionStore {
     /// save failed takes its own lease over on its next call (its tasks take turns in ``turns``).
     let owner: String
     /// Whether this copy opens a connection beyond the pool's size when none is free: the copy a
-    /// lock's holder reaches other keys through (``Access/storeForOtherKeys``).
+    /// lock's holder reaches other keys through (`Access.storeForOtherKeys`).
     private(set) var opensBeyondPool = false
 
     /// Creates a store; no connection is opened until the first call.
@@ -67,8 +67,8 @@ public struct PostgresSessionStore: SessionStore {
     ///     `_` (`auth.bearer_sessions`), or double-quoted (`"Auth"."Sessions"`); reserved words are
     ///     fine. Every spelling of one table shares its locks.
     ///   - poolSize: How many connections the store opens at most (4 by default), besides one for
-    ///     each lock's holder that reaches another key at once (a derived session's parent, see
-    ///     ``Access/storeForOtherKeys``), closed when it is given back.
+    ///     each lock's holder that reaches another key at once (a derived session's parent),
+    ///     closed when it is given back.
     ///   - lockTimeout: How long a call waits for a session's lock or for a free connection, in
     ///     total (10 s by default). A token request under the lock is given up when the holder's
     ///     lease, renewed every quarter of this, could not be renewed for this long.

@@ -94,7 +94,7 @@ extension AuthSession {
                     return stored
                 }
                 let parent = try await parentSession(
-                    of: derivation, in: access.storeForOtherKeys ?? store, transport, clock, configuration)
+                    of: derivation, in: access.storeForOtherKeys(else: store), transport, clock, configuration)
                 let serverClient = AuthorizationServerClient(
                     transport: transport, clock: clock, configuration: configuration
                 ).bounded(by: access)
@@ -117,7 +117,7 @@ extension AuthSession {
     }
 
     /// The parent of `derivation`, restored from `store`: under a derived key's lock, the store
-    /// its access names for other keys (``ExclusiveSessionAccess/storeForOtherKeys``).
+    /// its access names for other keys (``OtherKeysAccess``).
     ///
     /// - Throws: ``BearerError/Kind/signInRequired`` when no session is saved under its key.
     /// - Returns: The parent; `nil` for a recipe without one (a workload token).
@@ -152,7 +152,7 @@ extension AuthSession {
             }
         }
         let parent = try await Self.parentSession(
-            of: derivation, in: access.storeForOtherKeys ?? store, transport, clock, configuration)
+            of: derivation, in: access.storeForOtherKeys(else: store), transport, clock, configuration)
         return try await serverClient.derivedState(
             derivation, at: state.server, as: state.client, resource: state.resource, from: parent)
     }

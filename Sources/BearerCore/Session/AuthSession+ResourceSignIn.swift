@@ -220,7 +220,7 @@ extension AuthSession {
                 let outcome = await client.revokeEveryToken(of: stale)
                 if outcome != .revoked, stale.accessToken != nil || stale.refreshToken != nil {
                     // Moved only to a free place: a session retired there before is kept too.
-                    let retiring = access.storeForOtherKeys ?? store
+                    let retiring = access.storeForOtherKeys(else: store)
                     let moved = try await retiring.withExclusiveAccess(to: ResourceSessionKeys.retired(other)) {
                         place in
                         guard try await place.load() == nil else { return false }

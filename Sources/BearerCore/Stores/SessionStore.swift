@@ -112,16 +112,23 @@ public protocol ExclusiveSessionAccess: Sendable {
     /// refreshes with the same token meanwhile. `nil` (the default) when the lock lasts until
     /// the body returns.
     var exchangeDeadline: ContinuousClock.Instant? { get }
+}
 
-    /// The store through which the body reaches the sessions of other keys while it holds this
-    /// lock, as a derived session does its parent's (loaded, and refreshed under the parent's own
-    /// lock): one that never waits for what this lock holds, such as the PostgreSQL store's
-    /// connection. `nil` (the default) when the store itself waits for nothing of the kind. A
-    /// store that wraps another forwards its inner access's store, wrapped as itself.
-    var storeForOtherKeys: (any SessionStore)? { get }
+/// An access whose store would wait for what its lock holds (the PostgreSQL store's connection)
+/// when the body reaches another key's session, as a derived session does its parent's (loaded,
+/// and refreshed under the parent's own lock): it names a store that does not.
+package protocol OtherKeysAccess: ExclusiveSessionAccess {
+    /// The store through which the body reaches the sessions of other keys while it holds this lock.
+    var storeForOtherKeys: any SessionStore { get }
 }
 
 extension ExclusiveSessionAccess {
+    /// The store through which the body reaches other keys' sessions while it holds this lock:
+    /// the access's own (``OtherKeysAccess``) where it names one, else `store`, the lock's store.
+    func storeForOtherKeys(else store: any SessionStore) -> any SessionStore {
+        (self as? any OtherKeysAccess)?.storeForOtherKeys ?? store
+    }
+
     /// Saves `state` when the stored copy is still `expected`; see the requirement.
     public func save(_ state: AuthState, replacing expected: AuthState?) async throws {
         let stored = try await load()
@@ -134,9 +141,6 @@ extension ExclusiveSessionAccess {
 
     /// `nil`: the lock lasts until the body returns.
     public var exchangeDeadline: ContinuousClock.Instant? { nil }
-
-    /// `nil`: other keys' sessions are reached through the store itself.
-    public var storeForOtherKeys: (any SessionStore)? { nil }
 }
 
 extension SessionStore {

@@ -4,7 +4,7 @@ extension PostgresSessionStore {
     /// A key's row while its advisory lock is held: its loads, saves and removals run on the
     /// lock's connection (or, when that broke, on the holder's place reconnected, under the
     /// lease), and requests to the authorization server made meanwhile end with the lease.
-    public struct Access: ExclusiveSessionAccess {
+    public struct Access: ExclusiveSessionAccess, OtherKeysAccess {
         let store: PostgresSessionStore
         let held: HeldLock
 
@@ -70,6 +70,6 @@ extension PostgresSessionStore {
         /// one of the pool's connections with this lock, so other keys' loads and locks (a derived
         /// session's parent) must not wait for one, or a full pool of such holders would wait for
         /// itself until the lock timeout.
-        public var storeForOtherKeys: (any SessionStore)? { store.openingBeyondPool() }
+        package var storeForOtherKeys: any SessionStore { store.openingBeyondPool() }
     }
 }
